@@ -1,0 +1,60 @@
+//! Known-answer tests for `mldsa`: the NIST-style 100-count KAT (regenerated with the NIST
+//! PQC AES-256-CTR DRBG and compared against published SHA-256 digests) and every NIST ACVP
+//! ML-DSA vector (keyGen, sigGen, sigGen tr1, sigVer).
+//!
+//! Vectors are read from the directory in `MLDSA_VECTORS`, default `../shared/vectors`
+//! beside the project root; `scripts/fetch-vectors.sh` downloads them elsewhere.
+
+pub mod acvp;
+pub mod drbg;
+pub mod nist;
+
+use std::path::PathBuf;
+
+/// The vectors directory: `$MLDSA_VECTORS`, or `<project root>/../shared/vectors`.
+pub fn vectors_dir() -> PathBuf {
+    match std::env::var_os("MLDSA_VECTORS") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vectors"),
+    }
+}
+
+/// The vectors directory, or an error message that says how to get it.
+pub fn require_vectors_dir() -> Result<PathBuf, String> {
+    let dir = vectors_dir();
+    if dir.join("acvp").is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "ML-DSA test vectors not found at {} (looked for its acvp/ directory).\n\
+             Set MLDSA_VECTORS to a directory holding them, or download them with\n\
+             \x20   scripts/fetch-vectors.sh <dir>\n\
+             (it fetches the NIST ACVP-Server v1.1.0.43 files and checks their pinned SHA-256).",
+            dir.display()
+        ))
+    }
+}
+
+/// Outcome of one vector file on one backend.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    /// Cases that gave the expected answer.
+    pub passed: usize,
+    /// Descriptions of the cases that did not.
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    /// Records one case.
+    pub fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
+        if ok {
+            self.passed += 1;
+        } else {
+            self.failures.push(what());
+        }
+    }
+    /// Cases run.
+    pub fn total(&self) -> usize {
+        self.passed + self.failures.len()
+    }
+}

@@ -1,0 +1,278 @@
+//! SHAKE128/SHAKE256 sponges (FIPS 202) over a backend's Keccak-f[1600] permutation,
+//! single-way and 4-way. The permutation is the kernel; this absorb/pad/squeeze logic is
+//! shared by every backend.
+
+use crate::backend::{Backend, Checked};
+
+/// SHAKE128 rate in bytes.
+pub const SHAKE128_RATE: usize = 168;
+/// SHAKE256 rate in bytes.
+pub const SHAKE256_RATE: usize = 136;
+
+/// A SHAKE sponge with rate `RATE` bytes (168 for SHAKE128, 136 for SHAKE256).
+#[derive(Clone, Debug)]
+pub struct Shake<B, const RATE: usize> {
+    state: [u64; 25],
+    pos: usize,
+    squeezing: bool,
+    backend: B,
+}
+
+/// SHAKE128.
+pub type Shake128<B> = Shake<B, SHAKE128_RATE>;
+/// SHAKE256.
+pub type Shake256<B> = Shake<B, SHAKE256_RATE>;
+
+fn xor_byte(state: &mut [u64], pos: usize, byte: u8) {
+    state[pos / 8] ^= u64::from(byte) << (8 * (pos % 8));
+}
+
+fn get_byte(state: &[u64], pos: usize) -> u8 {
+    (state[pos / 8] >> (8 * (pos % 8))) as u8
+}
+
+impl<B: Backend, const RATE: usize> Shake<B, RATE> {
+    /// An empty sponge.
+    pub fn new(backend: B) -> Self {
+        Shake {
+            state: [0; 25],
+            pos: 0,
+            squeezing: false,
+            backend,
+        }
+    }
+
+    fn permute(&mut self) {
+        Checked(self.backend).keccak_f1600(&mut self.state);
+    }
+
+    /// Absorbs more input.
+    ///
+    /// # Panics
+    /// If called after squeezing started (a programming error).
+    pub fn absorb(&mut self, mut data: &[u8]) -> &mut Self {
+        assert!(!self.squeezing, "absorb after squeeze");
+        // Byte-wise up to a lane boundary, then whole lanes, then the tail.
+        while !data.is_empty() {
+            if self.pos % 8 == 0 && data.len() >= 8 && self.pos + 8 <= RATE {
+                let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
+                for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(chunk);
+                    self.state[self.pos / 8 + i] ^= u64::from_le_bytes(w);
+                }
+                self.pos += 8 * lanes;
+                data = &data[8 * lanes..];
+            } else {
+                xor_byte(&mut self.state, self.pos, data[0]);
+                self.pos += 1;
+                data = &data[1..];
+            }
+            if self.pos == RATE {
+                self.permute();
+                self.pos = 0;
+            }
+        }
+        self
+    }
+
+    fn finalize(&mut self) {
+        // SHAKE domain separation 1111 then pad10*1.
+        xor_byte(&mut self.state, self.pos, 0x1f);
+        xor_byte(&mut self.state, RATE - 1, 0x80);
+        self.permute();
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes `out.len()` more bytes of output.
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        if !self.squeezing {
+            self.finalize();
+        }
+        for b in out {
+            if self.pos == RATE {
+                self.permute();
+                self.pos = 0;
+            }
+            *b = get_byte(&self.state, self.pos);
+            self.pos += 1;
+        }
+    }
+
+    /// One-shot: SHAKE(input parts concatenated) truncated to `out.len()` bytes.
+    pub fn digest(backend: B, parts: &[&[u8]], out: &mut [u8]) {
+        let mut s = Self::new(backend);
+        for p in parts {
+            s.absorb(p);
+        }
+        s.squeeze(out);
+    }
+}
+
+impl<B, const RATE: usize> Drop for Shake<B, RATE> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.state);
+    }
+}
+
+/// Four SHAKE sponges of the same rate run in lock-step over the 4-way permutation. All
+/// four inputs have the same length and are absorbed at once.
+#[derive(Clone, Debug)]
+pub struct ShakeX4<B, const RATE: usize> {
+    /// Interleaved: lane `i` of instance `j` is `state[4 * i + j]`.
+    state: [u64; 100],
+    backend: B,
+}
+
+impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
+    /// Absorbs four equal-length inputs and pads them.
+    ///
+    /// # Panics
+    /// If the inputs differ in length.
+    pub fn absorb_once(backend: B, inputs: [&[u8]; 4]) -> Self {
+        let len = inputs[0].len();
+        assert!(
+            inputs.iter().all(|x| x.len() == len),
+            "ShakeX4 inputs must have equal length"
+        );
+        let mut st = ShakeX4 {
+            state: [0; 100],
+            backend,
+        };
+        let mut lane = [0u64; 25];
+        let mut offset = 0;
+        loop {
+            let take = (len - offset).min(RATE);
+            for (j, input) in inputs.iter().enumerate() {
+                lane.fill(0);
+                for (p, &b) in input[offset..offset + take].iter().enumerate() {
+                    xor_byte(&mut lane, p, b);
+                }
+                if take < RATE {
+                    xor_byte(&mut lane, take, 0x1f);
+                    xor_byte(&mut lane, RATE - 1, 0x80);
+                }
+                for (i, w) in lane.iter().enumerate() {
+                    st.state[4 * i + j] ^= w;
+                }
+            }
+            Checked(st.backend).keccak_f1600_x4(&mut st.state);
+            offset += take;
+            if take < RATE {
+                break;
+            }
+        }
+        st
+    }
+
+    /// Squeezes whole blocks: each `outs[j].len()` must be the same multiple of `RATE`.
+    /// The first call returns the first block of output.
+    pub fn squeeze_blocks(&mut self, outs: [&mut [u8]; 4]) {
+        let len = outs[0].len();
+        assert!(len % RATE == 0 && outs.iter().all(|o| o.len() == len));
+        let mut done = 0;
+        let [o0, o1, o2, o3] = outs;
+        let mut outs = [o0, o1, o2, o3];
+        while done < len {
+            for (j, out) in outs.iter_mut().enumerate() {
+                for (p, b) in out[done..done + RATE].iter_mut().enumerate() {
+                    *b = (self.state[4 * (p / 8) + j] >> (8 * (p % 8))) as u8;
+                }
+            }
+            done += RATE;
+            Checked(self.backend).keccak_f1600_x4(&mut self.state);
+        }
+    }
+}
+
+impl<B, const RATE: usize> Drop for ShakeX4<B, RATE> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Portable;
+    use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+    fn reference(rate: usize, input: &[u8], n: usize) -> Vec<u8> {
+        let mut out = vec![0u8; n];
+        if rate == SHAKE128_RATE {
+            let mut h = sha3::Shake128::default();
+            h.update(input);
+            h.finalize_xof().read(&mut out);
+        } else {
+            let mut h = sha3::Shake256::default();
+            h.update(input);
+            h.finalize_xof().read(&mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn matches_sha3_crate_across_block_boundaries() {
+        let input: Vec<u8> = (0..700u32).map(|i| (i * 31 + 7) as u8).collect();
+        for len in [0, 1, 7, 8, 9, 135, 136, 137, 167, 168, 169, 300, 700] {
+            let mut out = vec![0u8; 600];
+            let mut s = Shake128::new(Portable);
+            // Absorb in uneven pieces to exercise the lane/byte paths.
+            for piece in input[..len].chunks(13) {
+                s.absorb(piece);
+            }
+            s.squeeze(&mut out[..5]);
+            s.squeeze(&mut out[5..]);
+            assert_eq!(
+                out,
+                reference(SHAKE128_RATE, &input[..len], 600),
+                "shake128 len {len}"
+            );
+            Shake256::digest(Portable, &[&input[..len]], &mut out);
+            assert_eq!(
+                out,
+                reference(SHAKE256_RATE, &input[..len], 600),
+                "shake256 len {len}"
+            );
+        }
+    }
+
+    #[test]
+    fn x4_matches_single_way() {
+        for len in [0usize, 34, 66, 135, 136, 137, 168, 400] {
+            let inputs: Vec<Vec<u8>> = (0..4)
+                .map(|j| (0..len).map(|i| (i * 7 + j * 101) as u8).collect())
+                .collect();
+            let mut x4 = ShakeX4::<_, SHAKE256_RATE>::absorb_once(
+                Portable,
+                [&inputs[0], &inputs[1], &inputs[2], &inputs[3]],
+            );
+            let mut outs = vec![vec![0u8; 3 * SHAKE256_RATE]; 4];
+            {
+                let [a, b, c, d] = &mut outs[..] else {
+                    unreachable!()
+                };
+                x4.squeeze_blocks([
+                    &mut a[..SHAKE256_RATE],
+                    &mut b[..SHAKE256_RATE],
+                    &mut c[..SHAKE256_RATE],
+                    &mut d[..SHAKE256_RATE],
+                ]);
+                x4.squeeze_blocks([
+                    &mut a[SHAKE256_RATE..],
+                    &mut b[SHAKE256_RATE..],
+                    &mut c[SHAKE256_RATE..],
+                    &mut d[SHAKE256_RATE..],
+                ]);
+            }
+            for j in 0..4 {
+                assert_eq!(
+                    outs[j],
+                    reference(SHAKE256_RATE, &inputs[j], 3 * SHAKE256_RATE),
+                    "len {len} lane {j}"
+                );
+            }
+        }
+    }
+}

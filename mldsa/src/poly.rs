@@ -1,0 +1,45 @@
+//! The polynomial type shared by every backend.
+
+use crate::params::N;
+use zeroize::Zeroize;
+
+/// A polynomial in Z_q[X]/(X^256 + 1), one `i32` per coefficient.
+///
+/// Which representative a coefficient holds (canonical, centred, or merely bounded) is
+/// stated by the contract of the kernel that produced it; see [`crate::backend::contract`].
+/// The 32-byte alignment lets SIMD backends use aligned loads.
+#[derive(Clone, Copy, PartialEq, Eq, Zeroize)]
+#[repr(C, align(32))]
+pub struct Poly {
+    /// Coefficients a_0 .. a_255.
+    pub coeffs: [i32; N],
+}
+
+impl Poly {
+    /// The zero polynomial.
+    pub const ZERO: Poly = Poly { coeffs: [0; N] };
+
+    /// A polynomial from its coefficients.
+    pub const fn from_coeffs(coeffs: [i32; N]) -> Self {
+        Poly { coeffs }
+    }
+}
+
+impl Default for Poly {
+    fn default() -> Self {
+        Poly::ZERO
+    }
+}
+
+impl core::fmt::Debug for Poly {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "Poly[{}, {}, {}, .., {}]",
+            self.coeffs[0],
+            self.coeffs[1],
+            self.coeffs[2],
+            self.coeffs[N - 1]
+        )
+    }
+}

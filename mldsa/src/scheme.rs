@@ -1,0 +1,410 @@
+//! ML-DSA.KeyGen_internal, Sign_internal and Verify_internal (FIPS 204 Algorithms 6-8) and
+//! the key and signature encodings (Algorithms 22-27), generic over the kernel backend.
+//! Nothing here allocates.
+
+use crate::backend::{Backend, Checked};
+use crate::error::Error;
+use crate::keccak::Shake256;
+use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
+use crate::poly::Poly;
+use crate::sample::{Matrix, expand_a, expand_mask, expand_s, sample_in_ball};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+/// Largest w1Encode output: 8 polynomials of 192 bytes.
+const W1_MAX_BYTES: usize = K_MAX * 192;
+
+/// A decoded expanded secret key (FIPS 204 Alg. 25), wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct SecretParts {
+    pub(crate) rho: [u8; SEED_BYTES],
+    pub(crate) key: [u8; SEED_BYTES],
+    pub(crate) tr: [u8; CRH_BYTES],
+    pub(crate) s1: [Poly; L_MAX],
+    pub(crate) s2: [Poly; K_MAX],
+    pub(crate) t0: [Poly; K_MAX],
+}
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::InvalidLength {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// pkEncode (FIPS 204 Alg. 22).
+fn pack_pk<B: Backend>(b: B, p: &Params, rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
+    pk[..SEED_BYTES].copy_from_slice(rho);
+    for (i, chunk) in pk[SEED_BYTES..]
+        .chunks_exact_mut(POLY_T1_BYTES)
+        .enumerate()
+        .take(p.k)
+    {
+        Checked(b).pack_t1(chunk, &t1[i]);
+    }
+}
+
+/// pkDecode (FIPS 204 Alg. 23). Every byte string of the right length is a valid key.
+fn unpack_pk<B: Backend>(b: B, p: &Params, pk: &[u8], t1: &mut [Poly]) -> Result<[u8; 32], Error> {
+    check_len("public key", p.pk_bytes(), pk.len())?;
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&pk[..SEED_BYTES]);
+    for (i, chunk) in pk[SEED_BYTES..].chunks_exact(POLY_T1_BYTES).enumerate() {
+        Checked(b).unpack_t1(&mut t1[i], chunk);
+    }
+    Ok(rho)
+}
+
+/// skEncode (FIPS 204 Alg. 24).
+fn pack_sk<B: Backend>(b: B, p: &Params, parts: &SecretParts, sk: &mut [u8]) {
+    let eb = p.eta.poly_eta_bytes();
+    let (head, rest) = sk.split_at_mut(2 * SEED_BYTES + CRH_BYTES);
+    head[..32].copy_from_slice(&parts.rho);
+    head[32..64].copy_from_slice(&parts.key);
+    head[64..].copy_from_slice(&parts.tr);
+    let (s1b, rest) = rest.split_at_mut(p.l * eb);
+    let (s2b, t0b) = rest.split_at_mut(p.k * eb);
+    for (i, c) in s1b.chunks_exact_mut(eb).enumerate() {
+        Checked(b).pack_eta(p.eta, c, &parts.s1[i]);
+    }
+    for (i, c) in s2b.chunks_exact_mut(eb).enumerate() {
+        Checked(b).pack_eta(p.eta, c, &parts.s2[i]);
+    }
+    for (i, c) in t0b.chunks_exact_mut(POLY_T0_BYTES).enumerate() {
+        Checked(b).pack_t0(c, &parts.t0[i]);
+    }
+}
+
+/// skDecode (FIPS 204 Alg. 25), rejecting s1/s2 coefficients outside [-eta, eta] (which
+/// FIPS 204 leaves to the caller; a careful signer must not sign with such a key). The
+/// range check is constant time; only the final verdict branches.
+pub(crate) fn unpack_sk<B: Backend>(b: B, p: &Params, sk: &[u8]) -> Result<SecretParts, Error> {
+    check_len("secret key", p.sk_bytes(), sk.len())?;
+    let eb = p.eta.poly_eta_bytes();
+    let mut parts = SecretParts {
+        rho: [0; 32],
+        key: [0; 32],
+        tr: [0; 64],
+        s1: [Poly::ZERO; L_MAX],
+        s2: [Poly::ZERO; K_MAX],
+        t0: [Poly::ZERO; K_MAX],
+    };
+    parts.rho.copy_from_slice(&sk[..32]);
+    parts.key.copy_from_slice(&sk[32..64]);
+    parts.tr.copy_from_slice(&sk[64..128]);
+    let rest = &sk[128..];
+    let (s1b, rest) = rest.split_at(p.l * eb);
+    let (s2b, t0b) = rest.split_at(p.k * eb);
+    let mut ok = true;
+    for (i, c) in s1b.chunks_exact(eb).enumerate() {
+        ok &= Checked(b).unpack_eta(p.eta, &mut parts.s1[i], c);
+    }
+    for (i, c) in s2b.chunks_exact(eb).enumerate() {
+        ok &= Checked(b).unpack_eta(p.eta, &mut parts.s2[i], c);
+    }
+    for (i, c) in t0b.chunks_exact(POLY_T0_BYTES).enumerate() {
+        Checked(b).unpack_t0(&mut parts.t0[i], c);
+    }
+    if ok {
+        Ok(parts)
+    } else {
+        Err(Error::SecretKeyOutOfRange)
+    }
+}
+
+/// sigEncode (FIPS 204 Alg. 26).
+fn pack_sig<B: Backend>(b: B, p: &Params, ctilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
+    let cb = p.ctilde_bytes();
+    let zb = p.gamma1.poly_z_bytes();
+    sig[..cb].copy_from_slice(ctilde);
+    for (i, c) in sig[cb..cb + p.l * zb].chunks_exact_mut(zb).enumerate() {
+        Checked(b).pack_z(p.gamma1, c, &z[i]);
+    }
+    Checked(b).pack_hint(&mut sig[cb + p.l * zb..], &h[..p.k], p.omega);
+}
+
+/// sigDecode (FIPS 204 Alg. 27) plus the z bound of Verify (Alg. 8 line 13), so that every
+/// signature that decodes has a well-formed hint and an in-range z.
+pub(crate) fn unpack_sig<B: Backend>(
+    b: B,
+    p: &Params,
+    sig: &[u8],
+    z: &mut [Poly],
+    h: &mut [Poly],
+) -> Result<(), Error> {
+    check_len("signature", p.sig_bytes(), sig.len())?;
+    let cb = p.ctilde_bytes();
+    let zb = p.gamma1.poly_z_bytes();
+    for (i, c) in sig[cb..cb + p.l * zb].chunks_exact(zb).enumerate() {
+        Checked(b).unpack_z(p.gamma1, &mut z[i], c);
+    }
+    Checked(b)
+        .unpack_hint(&mut h[..p.k], &sig[cb + p.l * zb..], p.omega)
+        .map_err(Error::MalformedHint)?;
+    let bound = p.gamma1.value() - p.beta;
+    if z[..p.l].iter().any(|zi| Checked(b).chknorm(zi, bound)) {
+        return Err(Error::SignatureZOutOfRange);
+    }
+    Ok(())
+}
+
+/// mu = H(tr || M', 64) (FIPS 204 Alg. 7 line 6, Alg. 8 line 7); M' given in parts.
+pub(crate) fn compute_mu<B: Backend>(b: B, tr: &[u8; 64], m_prime: &[&[u8]]) -> [u8; 64] {
+    let mut xof = Shake256::new(b);
+    xof.absorb(tr);
+    for part in m_prime {
+        xof.absorb(part);
+    }
+    let mut mu = [0u8; 64];
+    xof.squeeze(&mut mu);
+    mu
+}
+
+/// tr = H(pk, 64).
+pub(crate) fn compute_tr<B: Backend>(b: B, pk: &[u8]) -> [u8; 64] {
+    let mut tr = [0u8; 64];
+    Shake256::digest(b, &[pk], &mut tr);
+    tr
+}
+
+/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6).
+fn compute_t<B: Backend>(
+    b: B,
+    p: &Params,
+    mat: &Matrix,
+    s1: &[Poly],
+    s2: &[Poly],
+    t1: &mut [Poly],
+    t0: &mut [Poly],
+) {
+    let kb = Checked(b);
+    let mut s1hat = Zeroizing::new([Poly::ZERO; L_MAX]);
+    for i in 0..p.l {
+        s1hat[i] = s1[i];
+        kb.ntt(&mut s1hat[i]);
+    }
+    let mut t = Zeroizing::new(Poly::ZERO);
+    for r in 0..p.k {
+        kb.pointwise_acc_montgomery(&mut t, &mat[r][..p.l], &s1hat[..p.l]);
+        kb.reduce(&mut t);
+        kb.invntt_tomont(&mut t);
+        kb.add(&mut t, &s2[r]);
+        kb.caddq(&mut t);
+        kb.power2round(&mut t1[r], &mut t0[r], &t);
+    }
+}
+
+/// ML-DSA.KeyGen_internal (FIPS 204 Alg. 6). `pk` and `sk` must have the set's lengths.
+pub(crate) fn keygen_internal<B: Backend>(
+    b: B,
+    p: &Params,
+    xi: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
+    let mut seeds = Zeroizing::new([0u8; 128]);
+    Shake256::digest(b, &[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
+    let mut parts = SecretParts {
+        rho: seeds[..32].try_into().expect("32 bytes"),
+        key: seeds[96..].try_into().expect("32 bytes"),
+        tr: [0; 64],
+        s1: [Poly::ZERO; L_MAX],
+        s2: [Poly::ZERO; K_MAX],
+        t0: [Poly::ZERO; K_MAX],
+    };
+    let rhoprime: &[u8; 64] = seeds[32..96].try_into().expect("64 bytes");
+    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
+    expand_a(b, p, &parts.rho, &mut mat);
+    expand_s(b, p, rhoprime, &mut parts.s1[..p.l], &mut parts.s2[..p.k]);
+    let mut t1 = [Poly::ZERO; K_MAX];
+    compute_t(b, p, &mat, &parts.s1, &parts.s2, &mut t1, &mut parts.t0);
+    pack_pk(b, p, &parts.rho, &t1, pk);
+    parts.tr = compute_tr(b, pk);
+    pack_sk(b, p, &parts, sk);
+}
+
+/// Recomputes the public key of a decoded secret key and checks the key's own tr and t0
+/// against it: a consistency check for imported expanded keys.
+pub(crate) fn public_from_secret<B: Backend>(
+    b: B,
+    p: &Params,
+    parts: &SecretParts,
+    pk: &mut [u8],
+) -> Result<(), Error> {
+    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
+    expand_a(b, p, &parts.rho, &mut mat);
+    let mut t1 = [Poly::ZERO; K_MAX];
+    let mut t0 = Zeroizing::new([Poly::ZERO; K_MAX]);
+    compute_t(b, p, &mat, &parts.s1, &parts.s2, &mut t1, &mut t0[..]);
+    pack_pk(b, p, &parts.rho, &t1, pk);
+    let tr = compute_tr(b, pk);
+    // Constant-time comparison of t0 (secret) and tr.
+    let mut diff = 0i32;
+    for r in 0..p.k {
+        for (x, y) in t0[r].coeffs.iter().zip(&parts.t0[r].coeffs) {
+            diff |= x ^ y;
+        }
+    }
+    for (x, y) in tr.iter().zip(&parts.tr) {
+        diff |= i32::from(x ^ y);
+    }
+    if diff == 0 {
+        Ok(())
+    } else {
+        Err(Error::SecretKeyInconsistent)
+    }
+}
+
+/// ML-DSA.Sign_internal (FIPS 204 Alg. 7) from mu (line 6 done by the caller).
+/// `sig` must have the set's signature length.
+pub(crate) fn sign_mu<B: Backend>(
+    b: B,
+    p: &Params,
+    sk: &SecretParts,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
+    let kb = Checked(b);
+    let (k, l) = (p.k, p.l);
+    let g2 = p.gamma2;
+
+    let mut rhopp = Zeroizing::new([0u8; 64]);
+    Shake256::digest(b, &[&sk.key, rnd, mu], &mut rhopp[..]);
+
+    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
+    expand_a(b, p, &sk.rho, &mut mat);
+    let mut s1hat = Zeroizing::new(sk.s1);
+    let mut s2hat = Zeroizing::new(sk.s2);
+    let mut t0hat = Zeroizing::new(sk.t0);
+    s1hat[..l].iter_mut().for_each(|x| kb.ntt(x));
+    s2hat[..k].iter_mut().for_each(|x| kb.ntt(x));
+    t0hat[..k].iter_mut().for_each(|x| kb.ntt(x));
+
+    let mut y = Zeroizing::new([Poly::ZERO; L_MAX]);
+    let mut yhat = Zeroizing::new([Poly::ZERO; L_MAX]);
+    let mut z = Zeroizing::new([Poly::ZERO; L_MAX]);
+    let mut w1 = Zeroizing::new([Poly::ZERO; K_MAX]);
+    let mut w0 = Zeroizing::new([Poly::ZERO; K_MAX]);
+    let mut h = Zeroizing::new([Poly::ZERO; K_MAX]);
+    let mut tmp = Zeroizing::new(Poly::ZERO);
+    let mut w1_packed = Zeroizing::new([0u8; W1_MAX_BYTES]);
+    let mut ctilde = [0u8; 64];
+    let cb = p.ctilde_bytes();
+    let w1b = g2.poly_w1_bytes();
+    let mut kappa: u16 = 0;
+
+    'attempt: loop {
+        // Lines 11-13: y, w = NTT^-1(A-hat * NTT(y)), w1 = HighBits(w).
+        expand_mask(b, p, &rhopp, kappa, &mut y[..l]);
+        kappa = kappa.wrapping_add(l as u16);
+        yhat[..l].copy_from_slice(&y[..l]);
+        yhat[..l].iter_mut().for_each(|x| kb.ntt(x));
+        for r in 0..k {
+            kb.pointwise_acc_montgomery(&mut tmp, &mat[r][..l], &yhat[..l]);
+            kb.reduce(&mut tmp);
+            kb.invntt_tomont(&mut tmp);
+            kb.caddq(&mut tmp);
+            kb.decompose(g2, &mut w1[r], &mut w0[r], &tmp);
+            kb.pack_w1(g2, &mut w1_packed[r * w1b..(r + 1) * w1b], &w1[r]);
+        }
+        // Lines 15-16: c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
+        Shake256::digest(b, &[mu, &w1_packed[..k * w1b]], &mut ctilde[..cb]);
+        let mut chat = sample_in_ball(b, &ctilde[..cb], p.tau);
+        kb.ntt(&mut chat);
+
+        // Lines 18-23: z = y + c s1, reject if ||z|| >= gamma1 - beta.
+        for i in 0..l {
+            kb.pointwise_montgomery(&mut z[i], &chat, &s1hat[i]);
+            kb.invntt_tomont(&mut z[i]);
+            kb.add(&mut z[i], &y[i]);
+            kb.reduce(&mut z[i]);
+            if kb.chknorm(&z[i], p.gamma1.value() - p.beta) {
+                continue 'attempt;
+            }
+        }
+        // r0 = LowBits(w - c s2) = w0 - c s2 here; reject if ||r0|| >= gamma2 - beta.
+        for i in 0..k {
+            kb.pointwise_montgomery(&mut tmp, &chat, &s2hat[i]);
+            kb.invntt_tomont(&mut tmp);
+            kb.sub(&mut w0[i], &tmp);
+            kb.reduce(&mut w0[i]);
+            if kb.chknorm(&w0[i], g2.value() - p.beta) {
+                continue 'attempt;
+            }
+        }
+        // Lines 25-28: ct0, reject if ||ct0|| >= gamma2; h = MakeHint(-ct0, w - cs2 + ct0),
+        // reject if more than omega ones.
+        let mut ones = 0;
+        for i in 0..k {
+            kb.pointwise_montgomery(&mut tmp, &chat, &t0hat[i]);
+            kb.invntt_tomont(&mut tmp);
+            kb.reduce(&mut tmp);
+            if kb.chknorm(&tmp, g2.value()) {
+                continue 'attempt;
+            }
+            kb.add(&mut w0[i], &tmp);
+            ones += kb.make_hint(g2, &mut h[i], &w0[i], &w1[i]);
+        }
+        if ones > p.omega {
+            continue 'attempt;
+        }
+        pack_sig(b, p, &ctilde[..cb], &z[..l], &h[..k], sig);
+        return;
+    }
+}
+
+/// ML-DSA.Verify_internal (FIPS 204 Alg. 8) from mu. `Ok(())` iff the signature verifies.
+pub(crate) fn verify_mu<B: Backend>(
+    b: B,
+    p: &Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let kb = Checked(b);
+    let mut t1 = [Poly::ZERO; K_MAX];
+    let rho = unpack_pk(b, p, pk, &mut t1)?;
+    let mut z = [Poly::ZERO; L_MAX];
+    let mut h = [Poly::ZERO; K_MAX];
+    unpack_sig(b, p, sig, &mut z, &mut h)?;
+    let cb = p.ctilde_bytes();
+    let ctilde = &sig[..cb];
+
+    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
+    expand_a(b, p, &rho, &mut mat);
+    let mut chat = sample_in_ball(b, ctilde, p.tau);
+    kb.ntt(&mut chat);
+    z[..p.l].iter_mut().for_each(|x| kb.ntt(x));
+
+    // w'_approx = NTT^-1(A-hat * NTT(z) - NTT(c) * NTT(t1 * 2^d)); w1' = UseHint(h, w'_approx).
+    let g2 = p.gamma2;
+    let w1b = g2.poly_w1_bytes();
+    let mut w1_packed = [0u8; W1_MAX_BYTES];
+    let mut w = Poly::ZERO;
+    let mut ct1 = Poly::ZERO;
+    let mut w1 = Poly::ZERO;
+    for r in 0..p.k {
+        kb.pointwise_acc_montgomery(&mut w, &mat[r][..p.l], &z[..p.l]);
+        kb.shiftl(&mut t1[r]);
+        kb.ntt(&mut t1[r]);
+        kb.pointwise_montgomery(&mut ct1, &chat, &t1[r]);
+        kb.sub(&mut w, &ct1);
+        kb.reduce(&mut w);
+        kb.invntt_tomont(&mut w);
+        kb.caddq(&mut w);
+        kb.use_hint(g2, &mut w1, &w, &h[r]);
+        kb.pack_w1(g2, &mut w1_packed[r * w1b..(r + 1) * w1b], &w1);
+    }
+    let mut ctilde2 = [0u8; 64];
+    Shake256::digest(b, &[mu, &w1_packed[..p.k * w1b]], &mut ctilde2[..cb]);
+    if ctilde2[..cb] == *ctilde {
+        Ok(())
+    } else {
+        Err(Error::VerificationFailed)
+    }
+}
