@@ -31,7 +31,7 @@ pub mod params;
 pub mod poly;
 pub mod prehash;
 pub mod raw;
-mod sample;
+pub mod sample;
 mod scheme;
 
 pub use api::{Signature, SigningKey, VerifyingKey};

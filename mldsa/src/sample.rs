@@ -1,4 +1,5 @@
-//! Sampling (FIPS 204 Section 7.3): ExpandA, ExpandS, ExpandMask and SampleInBall, built on
+//! Sampling (FIPS 204 Section 7.3), public so the differential harness can compare each
+//! sampler with other implementations: ExpandA, ExpandS, ExpandMask and SampleInBall, built on
 //! the SHAKE sponges and the backend's rejection and unpacking kernels. Four polynomials are
 //! sampled at once through the 4-way sponge wherever four are needed.
 
@@ -13,7 +14,7 @@ const UNIFORM_FIRST_BLOCKS: usize = 5;
 const MAX_FIRST_BYTES: usize = UNIFORM_FIRST_BLOCKS * SHAKE128_RATE;
 
 /// The matrix A-hat (NTT domain), k rows of l polynomials, stored at maximum size.
-pub(crate) type Matrix = [[Poly; L_MAX]; K_MAX];
+pub type Matrix = [[Poly; L_MAX]; K_MAX];
 
 /// Fills polynomials by rejection from four sponges in lock-step: `first` blocks, then one
 /// more block at a time for every polynomial still short.
@@ -77,14 +78,14 @@ fn rej_fill<B: Backend, const RATE: usize>(
 }
 
 /// RejNTTPoly (FIPS 204 Alg. 30) for one seed rho || s || r.
-pub(crate) fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
+pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     rej_fill::<B, SHAKE128_RATE>(b, seed, out, UNIFORM_FIRST_BLOCKS, |o, buf| {
         Checked(b).rej_uniform(o, buf)
     });
 }
 
 /// ExpandA (FIPS 204 Alg. 32): A-hat\[r\]\[s\] = RejNTTPoly(rho || s || r).
-pub(crate) fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) {
+pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) {
     let seed = |r: usize, s: usize| {
         let mut x = [0u8; 34];
         x[..32].copy_from_slice(rho);
@@ -116,6 +117,7 @@ pub(crate) fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut M
 
 fn eta_first_blocks(p: &Params) -> usize {
     // eta = 2 needs ~137 bytes on average (15/16 acceptance, 2 per byte), eta = 4 ~228.
+    // (Same choice as poly_uniform_eta above, which must squeeze identically.)
     match p.eta {
         crate::params::Eta::Two => 1,
         crate::params::Eta::Four => 2,
@@ -124,7 +126,7 @@ fn eta_first_blocks(p: &Params) -> usize {
 
 /// ExpandS (FIPS 204 Alg. 33): s1\[r\] = RejBoundedPoly(rho' || r), s2\[r\] =
 /// RejBoundedPoly(rho' || r + l), nonces as 2 little-endian bytes.
-pub(crate) fn expand_s<B: Backend>(
+pub fn expand_s<B: Backend>(
     b: B,
     p: &Params,
     rhoprime: &[u8; 64],
@@ -170,14 +172,37 @@ pub(crate) fn expand_s<B: Backend>(
     zeroize::Zeroize::zeroize(&mut polys);
 }
 
-/// ExpandMask (FIPS 204 Alg. 34): y\[r\] = BitUnpack(H(rho'' || kappa + r, 32 c)), c = 18 or 20.
-pub(crate) fn expand_mask<B: Backend>(
+/// RejBoundedPoly (FIPS 204 Alg. 31) for one seed rho' || nonce (66 bytes).
+pub fn poly_uniform_eta<B: Backend>(
     b: B,
-    p: &Params,
-    rhopp: &[u8; 64],
-    kappa: u16,
-    y: &mut [Poly],
+    eta: crate::params::Eta,
+    seed: &[u8; 66],
+    out: &mut Poly,
 ) {
+    let first = match eta {
+        crate::params::Eta::Two => 1,
+        crate::params::Eta::Four => 2,
+    };
+    rej_fill::<B, SHAKE256_RATE>(b, seed, out, first, |o, buf| {
+        Checked(b).rej_eta(eta, o, buf)
+    });
+}
+
+/// One polynomial of ExpandMask: BitUnpack(H(seed, 32 c)) for a 66-byte seed rho'' || nonce.
+pub fn poly_uniform_gamma1<B: Backend>(
+    b: B,
+    gamma1: crate::params::Gamma1,
+    seed: &[u8; 66],
+    out: &mut Poly,
+) {
+    let mut buf = [0u8; 640];
+    let n = gamma1.poly_z_bytes();
+    Shake256::digest(b, &[seed], &mut buf[..n]);
+    Checked(b).unpack_z(gamma1, out, &buf[..n]);
+}
+
+/// ExpandMask (FIPS 204 Alg. 34): y\[r\] = BitUnpack(H(rho'' || kappa + r, 32 c)), c = 18 or 20.
+pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     const BLOCKS: usize = 5; // 5 * 136 = 680 >= 640 bytes, the larger packed size
     let zbytes = p.gamma1.poly_z_bytes();
     let seed = |r: usize| {
@@ -213,7 +238,7 @@ pub(crate) fn expand_mask<B: Backend>(
 /// SampleInBall (FIPS 204 Alg. 29): a polynomial with tau coefficients +-1, the rest 0,
 /// from c~. Its loop depends on c~, which is public once the signature is released; for
 /// rejected iterations c is never output (as in the reference implementations).
-pub(crate) fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
+pub fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
     let mut xof = Shake256::new(b);
     xof.absorb(ctilde);
     let mut s = [0u8; 8];

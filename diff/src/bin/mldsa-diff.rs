@@ -1,0 +1,256 @@
+//! `mldsa-diff`: the differential check of every ML-DSA implementation on this machine.
+
+use clap::{Parser, Subcommand};
+use mldsa_diff::check::{Check, parse_params};
+use mldsa_diff::oracle::{self, Oracle};
+use mldsa_diff::runner::{self, Config};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "mldsa-diff",
+    version,
+    about = "Differential testing of ML-DSA: every backend of mldsa and the PQClean C code, kernel by kernel and end to end"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every check over a seeded input stream; exit 1 on any mismatch.
+    Check {
+        /// Cases per kernel check.
+        #[arg(long, default_value_t = 10_000)]
+        cases: usize,
+        /// Cases per end-to-end check (keygen/sign/verify per parameter set).
+        #[arg(long, default_value_t = 200)]
+        e2e_cases: usize,
+        /// Seed of the input stream (the same seed gives the same inputs everywhere).
+        #[arg(long, default_value_t = 20_260_101)]
+        seed: u64,
+        /// Parameter sets, comma separated: checks that no listed set uses are skipped.
+        #[arg(long, default_value = "44,65,87")]
+        params: String,
+        /// Run only these checks (a name, or a prefix such as `decompose` or `sign`).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Compare only these implementations (the reference, portable, always runs). Asking
+        /// for one this machine lacks is an error.
+        #[arg(long = "impl", num_args = 1..)]
+        implementations: Vec<String>,
+        /// Where mismatch reports go.
+        #[arg(long, default_value = "mldsa-diff-reports")]
+        report_dir: PathBuf,
+        /// No progress bar.
+        #[arg(long)]
+        no_progress: bool,
+    },
+    /// Run reports or raw fuzz inputs through every implementation available here.
+    Replay {
+        /// Report files (JSON) or raw fuzz artifacts.
+        files: Vec<PathBuf>,
+        /// The check a raw fuzz input belongs to (default: a directory name in its path).
+        #[arg(long)]
+        check: Option<String>,
+    },
+    /// Name every check with its contract, and the implementations available here.
+    List,
+}
+
+fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
+    let all = oracle::available();
+    if names.is_empty() {
+        return Ok(all);
+    }
+    let known = ["portable", "avx2", "neon", "c-clean", "c-avx2", "c-aarch64"];
+    let wanted: Vec<&str> = names
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    for w in &wanted {
+        if !known.contains(w) {
+            return Err(format!(
+                "unknown implementation {w:?}; known: {}",
+                known.join(", ")
+            ));
+        }
+        if !all.iter().any(|o| o.name() == *w) {
+            return Err(format!(
+                "implementation {w} is not available on this machine ({})",
+                std::env::consts::ARCH
+            ));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, o)| *i == 0 || wanted.contains(&o.name().as_str()))
+        .map(|(_, o)| o)
+        .collect())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("mldsa-diff: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::List => {
+            let names: Vec<String> = oracle::available().iter().map(|o| o.name()).collect();
+            println!(
+                "implementations on this machine ({}): {}",
+                std::env::consts::ARCH,
+                names.join(", ")
+            );
+            println!("reference: portable\n");
+            for c in Check::all() {
+                println!("{:<26} {}", c.name(), c.describe());
+            }
+            println!("\nknown differences of the C reference (asserted exactly, not ignored):");
+            for k in runner::KNOWN_DIFFERENCES {
+                println!(
+                    "  {}* on {}*: {}",
+                    k.check_prefix,
+                    k.implementation,
+                    k.reason.split_whitespace().collect::<Vec<_>>().join(" ")
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check {
+            cases,
+            e2e_cases,
+            seed,
+            params,
+            only,
+            implementations,
+            report_dir,
+            no_progress,
+        } => {
+            let sets = parse_params(&params)?;
+            let mut checks: Vec<Check> = Check::all()
+                .into_iter()
+                .filter(|c| c.used_by(&sets))
+                .collect();
+            if !only.is_empty() {
+                let pats: Vec<&str> = only.iter().flat_map(|n| n.split(',')).collect();
+                for p in &pats {
+                    if !Check::all().iter().any(|c| c.name().starts_with(p)) {
+                        return Err(format!("no check is named {p:?} (see `mldsa-diff list`)"));
+                    }
+                }
+                checks.retain(|c| pats.iter().any(|p| c.name().starts_with(p)));
+            }
+            let oracles = select_oracles(&implementations)?;
+            let names: Vec<String> = oracles.iter().map(|o| o.name()).collect();
+            println!(
+                "mldsa-diff check: {} checks, {cases} cases per kernel, {e2e_cases} per end-to-end check, seed {seed}, {} ({})",
+                checks.len(),
+                names.join(" vs "),
+                std::env::consts::ARCH
+            );
+            let config = Config {
+                cases,
+                e2e_cases,
+                seed,
+                checks,
+                report_dir,
+                max_reports: 3,
+                progress: !no_progress && std::io::stderr().is_terminal(),
+            };
+            let started = std::time::Instant::now();
+            let summary = runner::run(&config, &oracles)?;
+            print!("{}", runner::table(&summary));
+            let compared: usize = summary
+                .rows
+                .iter()
+                .filter(|r| r.implementation != "portable")
+                .map(|r| r.cases)
+                .sum();
+            println!(
+                "\n{} comparisons against the reference in {:.1}s; {} mismatches",
+                compared,
+                started.elapsed().as_secs_f64(),
+                summary.mismatches()
+            );
+            for (check, imp, d, index) in &summary.first_mismatches {
+                println!(
+                    "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
+                    d.field, d.index, d.reference, d.other
+                );
+            }
+            for r in &summary.reports {
+                println!(
+                    "report: {}  (replay: cargo run --release -p mldsa-diff -- replay {})",
+                    r.display(),
+                    r.display()
+                );
+            }
+            let failed = summary.mismatches();
+            println!(
+                "mldsa-diff: {} passed, {} failed",
+                summary.rows.iter().filter(|r| r.mismatches == 0).count(),
+                summary.rows.iter().filter(|r| r.mismatches > 0).count()
+            );
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Replay { files, check } => {
+            if files.is_empty() {
+                return Err("name at least one report or fuzz input".into());
+            }
+            let oracles = oracle::available();
+            let mut any_diff = false;
+            for f in &files {
+                let (c, case) = runner::load_replay(f, check.as_deref())?;
+                println!(
+                    "{}: check {} on {}",
+                    f.display(),
+                    c.name(),
+                    std::env::consts::ARCH
+                );
+                let rows = runner::replay(c, &case, &oracles)?;
+                let reference = rows[0].output.clone().unwrap_or_default();
+                for r in &rows {
+                    match (&r.output, &r.difference) {
+                        (None, _) => {
+                            println!("  {:<10} does not implement this check", r.implementation)
+                        }
+                        (Some(_), None) => println!("  {:<10} agrees", r.implementation),
+                        (Some(out), Some(d)) => {
+                            any_diff = true;
+                            println!(
+                                "  {:<10} DIFFERS at {} index {}: reference {} vs {}",
+                                r.implementation, d.field, d.index, d.reference, d.other
+                            );
+                            let w = runner::window(&reference, out, d);
+                            if !w.is_empty() {
+                                println!("{w}");
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(if any_diff {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! End-to-end inputs: keys and signatures made with the portable backend (the
+//! specification), then handed unchanged — or mutated — to every implementation.
+
+use crate::check::{Case, Check};
+use crate::source::{Exhausted, Source};
+use mldsa::{BackendKind, Params, raw};
+
+/// What a verify case does to a valid signature (or to its message, context or key).
+pub const MUTATIONS: [&str; 14] = [
+    "valid",
+    "flip a bit of c~",
+    "flip a bit of z",
+    "flip a bit of the hint",
+    "truncate the signature",
+    "append a byte to the signature",
+    "hint count above omega",
+    "hint indices not increasing",
+    "non-zero hint padding",
+    "z coefficient at gamma1 - beta",
+    "different message",
+    "different context",
+    "flip a bit of the public key",
+    "context of 256 bytes",
+];
+
+/// Portable keygen.
+pub fn keygen(p: &Params, xi: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let xi: [u8; 32] = xi.try_into().expect("xi is 32 bytes");
+    let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
+    raw::keygen_internal(BackendKind::Portable, p, &xi, &mut pk, &mut sk).expect("portable keygen");
+    (pk, sk)
+}
+
+/// Portable pure ML-DSA signing with context and explicit rnd.
+pub fn sign(
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    rnd: &[u8],
+) -> Result<Vec<u8>, mldsa::Error> {
+    let rnd: [u8; 32] = rnd.try_into().expect("rnd is 32 bytes");
+    let prefix = raw::pure_prefix(ctx)?;
+    let mut sig = vec![0u8; p.sig_bytes()];
+    raw::sign_internal(
+        BackendKind::Portable,
+        p,
+        sk,
+        &[&prefix, ctx, msg],
+        &rnd,
+        &mut sig,
+    )?;
+    Ok(sig)
+}
+
+fn flip(
+    src: &mut impl Source,
+    bytes: &mut [u8],
+    range: core::ops::Range<usize>,
+) -> Result<(), Exhausted> {
+    let at = src.int_in(range.start as i64, range.end as i64 - 1)? as usize;
+    bytes[at] ^= 1 << src.int_in(0, 7)?;
+    Ok(())
+}
+
+/// Fills `case` for a Sign, Verify or SignMalformedKey check.
+pub fn generate(
+    check: Check,
+    p: &Params,
+    edge: bool,
+    index: usize,
+    src: &mut impl Source,
+    case: &mut Case,
+) -> Result<(), Exhausted> {
+    let xi = if edge {
+        vec![index as u8; 32]
+    } else {
+        src.bytes(32)?
+    };
+    let msg_len = if edge {
+        [0, 1, 1000][index]
+    } else if src.chance(1, 8)? {
+        src.int_in(0, 4000)?
+    } else {
+        src.int_in(0, 100)?
+    };
+    let ctx_len = if edge {
+        [0, 255, 1][index]
+    } else if src.chance(1, 4)? {
+        src.pick(&[0, 255])?
+    } else {
+        src.int_in(0, 255)?
+    };
+    case.msg = if edge {
+        vec![0x61; msg_len as usize]
+    } else {
+        src.bytes(msg_len as usize)?
+    };
+    case.ctx = if edge {
+        vec![0x63; ctx_len as usize]
+    } else {
+        src.bytes(ctx_len as usize)?
+    };
+    case.rnd = if edge || src.chance(1, 4)? {
+        vec![0; 32]
+    } else {
+        src.bytes(32)?
+    };
+    let (pk, mut sk) = keygen(p, &xi);
+    match check {
+        Check::Sign(_) => case.sk = sk,
+        Check::SignMalformedKey(_) => {
+            // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
+            let eb = p.eta.poly_eta_bytes();
+            let in_s2 = !edge && src.chance(1, 2)?;
+            let poly = if edge {
+                0
+            } else {
+                src.int_in(0, if in_s2 { p.k } else { p.l } as i64 - 1)? as usize
+            };
+            let coeff = if edge {
+                index * 7
+            } else {
+                src.int_in(0, 255)? as usize
+            };
+            let bits = p.eta.bits();
+            let bad = if edge {
+                (1 << bits) - 1
+            } else {
+                src.int_in(2 * i64::from(p.eta.value()) + 1, (1 << bits) - 1)?
+            };
+            let start = 128 + if in_s2 { p.l * eb } else { 0 } + poly * eb;
+            let bit = coeff * bits;
+            let mut word = 0u32;
+            for i in 0..3 {
+                word |= u32::from(*sk.get(start + bit / 8 + i).unwrap_or(&0)) << (8 * i);
+            }
+            let shift = bit % 8;
+            word = (word & !(((1 << bits) - 1) << shift)) | ((bad as u32) << shift);
+            for i in 0..3 {
+                if bit / 8 + i < eb {
+                    sk[start + bit / 8 + i] = (word >> (8 * i)) as u8;
+                }
+            }
+            case.sk = sk;
+            case.note = format!(
+                "{} poly {poly} coefficient {coeff} encodes {bad}",
+                if in_s2 { "s2" } else { "s1" }
+            );
+        }
+        _ => {
+            let mut sig = sign(p, &sk, &case.msg, &case.ctx, &case.rnd)
+                .expect("context is at most 255 bytes");
+            let mut pk = pk;
+            let m = if edge {
+                index
+            } else {
+                src.int_in(0, MUTATIONS.len() as i64 - 1)? as usize
+            };
+            let cb = p.ctilde_bytes();
+            let hint = p.sig_bytes() - p.omega - p.k;
+            match m {
+                0 => {}
+                1 => flip(src, &mut sig, 0..cb)?,
+                2 => flip(src, &mut sig, cb..hint)?,
+                3 => flip(src, &mut sig, hint..p.sig_bytes())?,
+                4 => {
+                    let n = src.int_in(1, 64)? as usize;
+                    sig.truncate(sig.len() - n);
+                }
+                5 => sig.push(src.int_in(0, 255)? as u8),
+                6 => {
+                    let i = src.int_in(0, p.k as i64 - 1)? as usize;
+                    sig[hint + p.omega + i] = src.int_in(p.omega as i64 + 1, 255)? as u8;
+                }
+                7 => {
+                    // Make poly 0's list two equal positions (or one out of order).
+                    sig[hint] = 9;
+                    sig[hint + 1] = src.pick(&[9, 3])?;
+                    let first = sig[hint + p.omega].max(2);
+                    sig[hint + p.omega] = first;
+                    for i in 1..p.k {
+                        sig[hint + p.omega + i] = sig[hint + p.omega + i].max(first);
+                    }
+                }
+                8 => {
+                    let used = usize::from(sig[hint + p.omega + p.k - 1]);
+                    if used < p.omega {
+                        let at = src.int_in(used as i64, p.omega as i64 - 1)? as usize;
+                        sig[hint + at] = src.int_in(1, 255)? as u8;
+                    }
+                }
+                9 => {
+                    // First z coefficient := gamma1 - beta (packed as beta).
+                    let bits = p.gamma1.z_bits();
+                    let mut w = u32::from_le_bytes([sig[cb], sig[cb + 1], sig[cb + 2], 0]);
+                    w = (w & !((1 << bits) - 1)) | p.beta as u32;
+                    sig[cb..cb + 3].copy_from_slice(&w.to_le_bytes()[..3]);
+                }
+                10 => {
+                    if case.msg.is_empty() || src.chance(1, 2)? {
+                        case.msg.push(0);
+                    } else {
+                        let n = case.msg.len();
+                        flip(src, &mut case.msg, 0..n)?;
+                    }
+                }
+                11 => {
+                    if case.ctx.is_empty() {
+                        case.ctx.push(1);
+                    } else {
+                        let n = case.ctx.len();
+                        flip(src, &mut case.ctx, 0..n)?;
+                    }
+                }
+                12 => {
+                    let n = pk.len();
+                    flip(src, &mut pk, 0..n)?;
+                }
+                _ => case.ctx = vec![7; 256],
+            }
+            case.note = MUTATIONS[m].to_string();
+            case.pk = pk;
+            case.sig = sig;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,547 @@
+//! The PQClean C code that `pqcrypto-mldsa` compiles and links: its kernels and its
+//! end-to-end entry points, declared here by symbol name and wrapped in safe functions.
+//! This is the C "backend module" of the harness and the only place it uses `unsafe`.
+//!
+//! Each variant (clean; AVX2 on x86_64; aarch64 on aarch64) is built once per parameter set
+//! with its own symbol prefix (`PQCLEAN_MLDSA65_CLEAN_poly_ntt`, ...). Note: the crate's own
+//! `ffi` module also declares non-`_ctx` signing entry points that do not exist in the
+//! library; only the `_ctx` ones are used here.
+#![allow(unsafe_code)]
+
+use mldsa::params::{K_MAX, L_MAX, N};
+use mldsa::poly::Poly;
+use mldsa::{ML_DSA_44, ML_DSA_65, ML_DSA_87, Params};
+
+// Link the crate so its static libraries are part of every binary that uses this module.
+use pqcrypto_mldsa as _;
+
+type PolyFn = unsafe extern "C" fn(*mut Poly);
+type Poly3Fn = unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly);
+type SplitFn = unsafe extern "C" fn(*mut Poly, *mut Poly, *const Poly);
+type PackFn = unsafe extern "C" fn(*mut u8, *const Poly);
+type UnpackFn = unsafe extern "C" fn(*mut Poly, *const u8);
+type SampleFn = unsafe extern "C" fn(*mut Poly, *const u8, u16);
+
+/// Kernels only the AVX2 variant has, or has with another signature.
+#[derive(Debug)]
+pub struct Avx2Only {
+    poly_nttunpack: PolyFn,
+    /// Writes the positions of the hint ones and returns their count.
+    poly_make_hint: unsafe extern "C" fn(*mut u8, *const Poly, *const Poly) -> u32,
+    rej_uniform_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
+    rej_eta_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
+}
+
+/// One PQClean variant for one parameter set.
+#[derive(Debug)]
+pub struct CKernels {
+    /// "c-clean", "c-avx2" or "c-aarch64".
+    pub name: &'static str,
+    /// The parameter set these symbols were compiled for.
+    pub params: Params,
+    poly_reduce: PolyFn,
+    poly_caddq: PolyFn,
+    poly_add: Poly3Fn,
+    poly_sub: Poly3Fn,
+    poly_shiftl: PolyFn,
+    poly_ntt: PolyFn,
+    poly_invntt_tomont: PolyFn,
+    poly_pointwise_montgomery: Poly3Fn,
+    poly_power2round: SplitFn,
+    poly_decompose: SplitFn,
+    poly_use_hint: Poly3Fn,
+    poly_chknorm: unsafe extern "C" fn(*const Poly, i32) -> i32,
+    poly_uniform: SampleFn,
+    poly_uniform_eta: SampleFn,
+    poly_uniform_gamma1: SampleFn,
+    poly_challenge: unsafe extern "C" fn(*mut Poly, *const u8),
+    polyeta_pack: PackFn,
+    polyeta_unpack: UnpackFn,
+    polyt1_pack: PackFn,
+    polyt1_unpack: UnpackFn,
+    polyt0_pack: PackFn,
+    polyt0_unpack: UnpackFn,
+    polyz_pack: PackFn,
+    polyz_unpack: UnpackFn,
+    polyw1_pack: PackFn,
+    polyvecl_pointwise_acc_montgomery: Poly3Fn,
+    polyvec_matrix_expand: unsafe extern "C" fn(*mut Poly, *const u8),
+    pack_sig: unsafe extern "C" fn(*mut u8, *const u8, *const Poly, *const Poly),
+    unpack_sig: unsafe extern "C" fn(*mut u8, *mut Poly, *mut Poly, *const u8) -> i32,
+    crypto_sign_keypair: unsafe extern "C" fn(*mut u8, *mut u8) -> i32,
+    crypto_sign_signature_ctx: unsafe extern "C" fn(
+        *mut u8,
+        *mut usize,
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+    ) -> i32,
+    crypto_sign_verify_ctx: unsafe extern "C" fn(
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+    ) -> i32,
+    /// clean and aarch64: `poly_make_hint(poly *h, ...)`.
+    poly_make_hint: Option<unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly) -> u32>,
+    avx2: Option<Avx2Only>,
+}
+
+macro_rules! c_table {
+    ($table:ident, $name:literal, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
+        pub(crate) static $table: CKernels = {
+            unsafe extern "C" {
+                c_table!(@decl $prefix;
+                    poly_reduce(a: *mut Poly);
+                    poly_caddq(a: *mut Poly);
+                    poly_add(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_sub(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_shiftl(a: *mut Poly);
+                    poly_ntt(a: *mut Poly);
+                    poly_invntt_tomont(a: *mut Poly);
+                    poly_pointwise_montgomery(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_power2round(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+                    poly_decompose(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+                    poly_use_hint(b: *mut Poly, a: *const Poly, h: *const Poly);
+                    poly_chknorm(a: *const Poly, b: i32) -> i32;
+                    poly_uniform(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_uniform_eta(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_uniform_gamma1(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_challenge(c: *mut Poly, seed: *const u8);
+                    polyeta_pack(r: *mut u8, a: *const Poly);
+                    polyeta_unpack(r: *mut Poly, a: *const u8);
+                    polyt1_pack(r: *mut u8, a: *const Poly);
+                    polyt1_unpack(r: *mut Poly, a: *const u8);
+                    polyt0_pack(r: *mut u8, a: *const Poly);
+                    polyt0_unpack(r: *mut Poly, a: *const u8);
+                    polyz_pack(r: *mut u8, a: *const Poly);
+                    polyz_unpack(r: *mut Poly, a: *const u8);
+                    polyw1_pack(r: *mut u8, a: *const Poly);
+                    polyvecl_pointwise_acc_montgomery(w: *mut Poly, u: *const Poly, v: *const Poly);
+                    polyvec_matrix_expand(mat: *mut Poly, rho: *const u8);
+                    pack_sig(sig: *mut u8, c: *const u8, z: *const Poly, h: *const Poly);
+                    unpack_sig(c: *mut u8, z: *mut Poly, h: *mut Poly, sig: *const u8) -> i32;
+                    crypto_sign_keypair(pk: *mut u8, sk: *mut u8) -> i32;
+                    crypto_sign_signature_ctx(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, sk: *const u8) -> i32;
+                    crypto_sign_verify_ctx(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8) -> i32;
+                );
+            }
+            CKernels {
+                name: $name,
+                params: $params,
+                poly_reduce, poly_caddq, poly_add, poly_sub, poly_shiftl, poly_ntt, poly_invntt_tomont,
+                poly_pointwise_montgomery, poly_power2round, poly_decompose, poly_use_hint, poly_chknorm,
+                poly_uniform, poly_uniform_eta, poly_uniform_gamma1, poly_challenge, polyeta_pack,
+                polyeta_unpack, polyt1_pack, polyt1_unpack, polyt0_pack, polyt0_unpack, polyz_pack,
+                polyz_unpack, polyw1_pack, polyvecl_pointwise_acc_montgomery, polyvec_matrix_expand,
+                pack_sig, unpack_sig, crypto_sign_keypair, crypto_sign_signature_ctx, crypto_sign_verify_ctx,
+                poly_make_hint: c_table!(@make_hint $prefix $mh),
+                avx2: c_table!(@avx2 $prefix $avx),
+            }
+        };
+    };
+    (@decl $prefix:literal; $($f:ident($($a:ident : $t:ty),*) $(-> $r:ty)?;)*) => {
+        $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
+    };
+    (@make_hint $prefix:literal poly) => {{
+        unsafe extern "C" {
+            #[link_name = concat!($prefix, "poly_make_hint")]
+            fn poly_make_hint(h: *mut Poly, a0: *const Poly, a1: *const Poly) -> u32;
+        }
+        Some(poly_make_hint)
+    }};
+    (@make_hint $prefix:literal none) => { None };
+    (@avx2 $prefix:literal none) => { None };
+    (@avx2 $prefix:literal yes) => {{
+        unsafe extern "C" {
+            #[link_name = concat!($prefix, "poly_nttunpack")]
+            fn poly_nttunpack(a: *mut Poly);
+            #[link_name = concat!($prefix, "poly_make_hint")]
+            fn poly_make_hint(hint: *mut u8, a0: *const Poly, a1: *const Poly) -> u32;
+            #[link_name = concat!($prefix, "rej_uniform_avx")]
+            fn rej_uniform_avx(r: *mut i32, buf: *const u8) -> u32;
+            #[link_name = concat!($prefix, "rej_eta_avx")]
+            fn rej_eta_avx(r: *mut i32, buf: *const u8) -> u32;
+        }
+        Some(Avx2Only { poly_nttunpack, poly_make_hint, rej_uniform_avx, rej_eta_avx })
+    }};
+}
+
+c_table!(CLEAN_44, "c-clean", "PQCLEAN_MLDSA44_CLEAN_", ML_DSA_44, make_hint: poly, avx2: none);
+c_table!(CLEAN_65, "c-clean", "PQCLEAN_MLDSA65_CLEAN_", ML_DSA_65, make_hint: poly, avx2: none);
+c_table!(CLEAN_87, "c-clean", "PQCLEAN_MLDSA87_CLEAN_", ML_DSA_87, make_hint: poly, avx2: none);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_44, "c-avx2", "PQCLEAN_MLDSA44_AVX2_", ML_DSA_44, make_hint: none, avx2: yes);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_65, "c-avx2", "PQCLEAN_MLDSA65_AVX2_", ML_DSA_65, make_hint: none, avx2: yes);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_87, "c-avx2", "PQCLEAN_MLDSA87_AVX2_", ML_DSA_87, make_hint: none, avx2: yes);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_44, "c-aarch64", "PQCLEAN_MLDSA44_AARCH64_", ML_DSA_44, make_hint: poly, avx2: none);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_65, "c-aarch64", "PQCLEAN_MLDSA65_AARCH64_", ML_DSA_65, make_hint: poly, avx2: none);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_87, "c-aarch64", "PQCLEAN_MLDSA87_AARCH64_", ML_DSA_87, make_hint: poly, avx2: none);
+
+/// Which PQClean variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Portable C, every architecture.
+    Clean,
+    /// x86_64 AVX2 (needs the CPU feature).
+    Avx2,
+    /// aarch64 Neon.
+    Aarch64,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Clean, Variant::Avx2, Variant::Aarch64];
+
+    /// The harness's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Clean => "c-clean",
+            Variant::Avx2 => "c-avx2",
+            Variant::Aarch64 => "c-aarch64",
+        }
+    }
+
+    /// The three tables of this variant, if it is built and the CPU can run it.
+    pub fn tables(self) -> Option<[&'static CKernels; 3]> {
+        match self {
+            Variant::Clean => Some([&CLEAN_44, &CLEAN_65, &CLEAN_87]),
+            #[cfg(target_arch = "x86_64")]
+            Variant::Avx2
+                if std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("bmi2") =>
+            {
+                Some([&AVX2_44, &AVX2_65, &AVX2_87])
+            }
+            #[cfg(target_arch = "aarch64")]
+            Variant::Aarch64 => Some([&AARCH64_44, &AARCH64_65, &AARCH64_87]),
+            _ => None,
+        }
+    }
+
+    /// The table for parameter set `p`.
+    pub fn for_params(self, p: &Params) -> Option<&'static CKernels> {
+        self.tables()?.into_iter().find(|t| t.params == *p)
+    }
+}
+
+/// REJ_UNIFORM_BUFLEN of the AVX2 code: five SHAKE128 blocks.
+pub const AVX2_REJ_UNIFORM_BUFLEN: usize = 840;
+
+impl CKernels {
+    /// Whether this is the AVX2 variant (NTT-domain values in its own order).
+    pub fn is_avx2(&self) -> bool {
+        self.avx2.is_some()
+    }
+
+    fn unary(&self, f: PolyFn, a: &mut Poly) {
+        // SAFETY: `a` is a valid, aligned, exclusive 256-coefficient polynomial, the layout
+        // of the C `poly`; the caller keeps the input within the kernel's contract.
+        unsafe { f(a) }
+    }
+
+    fn binary(&self, f: Poly3Fn, a: &Poly, b: &Poly) -> Poly {
+        let mut c = Poly::ZERO;
+        // SAFETY: three valid polynomials; the output does not alias the inputs.
+        unsafe { f(&mut c, a, b) };
+        c
+    }
+
+    fn split(&self, f: SplitFn, a: &Poly) -> (Poly, Poly) {
+        let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
+        // SAFETY: three valid, distinct polynomials.
+        unsafe { f(&mut x, &mut y, a) };
+        (x, y)
+    }
+
+    fn pack(&self, f: PackFn, a: &Poly, len: usize) -> Vec<u8> {
+        let mut out = vec![0u8; len + 32];
+        // SAFETY: `out` has room for the packed size plus slack; `a` is a valid polynomial.
+        unsafe { f(out.as_mut_ptr(), a) };
+        out.truncate(len);
+        out
+    }
+
+    fn unpack(&self, f: UnpackFn, buf: &[u8], len: usize) -> Poly {
+        assert_eq!(buf.len(), len, "packed length");
+        // The AVX2 unpackers read up to 14 bytes past the end: give them zero padding.
+        let mut padded = buf.to_vec();
+        padded.resize(len + 32, 0);
+        let mut a = Poly::ZERO;
+        // SAFETY: `padded` covers every byte the C code reads; `a` is a valid polynomial.
+        unsafe { f(&mut a, padded.as_ptr()) };
+        a
+    }
+
+    /// `poly_reduce`.
+    pub fn reduce(&self, a: &mut Poly) {
+        self.unary(self.poly_reduce, a)
+    }
+    /// `poly_caddq`.
+    pub fn caddq(&self, a: &mut Poly) {
+        self.unary(self.poly_caddq, a)
+    }
+    /// `poly_shiftl`.
+    pub fn shiftl(&self, a: &mut Poly) {
+        self.unary(self.poly_shiftl, a)
+    }
+    /// `poly_ntt` (AVX2: output in its own order).
+    pub fn ntt(&self, a: &mut Poly) {
+        self.unary(self.poly_ntt, a)
+    }
+    /// `poly_invntt_tomont` (AVX2: input in its own order).
+    pub fn invntt_tomont(&self, a: &mut Poly) {
+        self.unary(self.poly_invntt_tomont, a)
+    }
+    /// `poly_nttunpack`, AVX2 only: canonical order to the AVX2 order.
+    pub fn nttunpack(&self, a: &mut Poly) -> bool {
+        match &self.avx2 {
+            Some(x) => {
+                self.unary(x.poly_nttunpack, a);
+                true
+            }
+            None => false,
+        }
+    }
+    /// `poly_add`.
+    pub fn add(&self, a: &Poly, b: &Poly) -> Poly {
+        self.binary(self.poly_add, a, b)
+    }
+    /// `poly_sub`.
+    pub fn sub(&self, a: &Poly, b: &Poly) -> Poly {
+        self.binary(self.poly_sub, a, b)
+    }
+    /// `poly_pointwise_montgomery`.
+    pub fn pointwise(&self, a: &Poly, b: &Poly) -> Poly {
+        self.binary(self.poly_pointwise_montgomery, a, b)
+    }
+    /// `polyvecl_pointwise_acc_montgomery` for this set's L (`a.len() == b.len() == l`).
+    pub fn pointwise_acc(&self, a: &[Poly], b: &[Poly]) -> Poly {
+        assert!(a.len() == self.params.l && b.len() == self.params.l);
+        let mut w = Poly::ZERO;
+        // SAFETY: `a` and `b` hold exactly L contiguous polynomials, the layout of polyvecl.
+        unsafe { (self.polyvecl_pointwise_acc_montgomery)(&mut w, a.as_ptr(), b.as_ptr()) };
+        w
+    }
+    /// `poly_power2round` -> (a1, a0).
+    pub fn power2round(&self, a: &Poly) -> (Poly, Poly) {
+        self.split(self.poly_power2round, a)
+    }
+    /// `poly_decompose` -> (a1, a0), gamma2 of this set.
+    pub fn decompose(&self, a: &Poly) -> (Poly, Poly) {
+        self.split(self.poly_decompose, a)
+    }
+    /// `poly_make_hint` as a 0/1 polynomial and its count (AVX2 positions are expanded).
+    pub fn make_hint(&self, a0: &Poly, a1: &Poly) -> (Poly, u32) {
+        let mut h = Poly::ZERO;
+        if let Some(f) = self.poly_make_hint {
+            // SAFETY: three valid, distinct polynomials.
+            let n = unsafe { f(&mut h, a0, a1) };
+            return (h, n);
+        }
+        let x = self.avx2.as_ref().expect("every variant has one make_hint");
+        let mut pos = [0u8; N];
+        // SAFETY: `pos` has N bytes, the most positions there can be.
+        let n = unsafe { (x.poly_make_hint)(pos.as_mut_ptr(), a0, a1) };
+        for &p in &pos[..(n as usize).min(N)] {
+            h.coeffs[usize::from(p)] = 1;
+        }
+        (h, n)
+    }
+    /// `poly_use_hint`.
+    pub fn use_hint(&self, a: &Poly, h: &Poly) -> Poly {
+        self.binary(self.poly_use_hint, a, h)
+    }
+    /// `poly_chknorm`: true iff some |a_i| >= bound.
+    pub fn chknorm(&self, a: &Poly, bound: i32) -> bool {
+        // SAFETY: `a` is a valid polynomial.
+        unsafe { (self.poly_chknorm)(a, bound) != 0 }
+    }
+    fn sample(&self, f: SampleFn, seed: &[u8], seed_len: usize, nonce: u16) -> Poly {
+        assert_eq!(seed.len(), seed_len);
+        let mut a = Poly::ZERO;
+        // SAFETY: the seed has the length the C function reads; `a` is valid.
+        unsafe { f(&mut a, seed.as_ptr(), nonce) };
+        a
+    }
+    /// `poly_uniform(rho, nonce)`: RejNTTPoly(rho || nonce_le).
+    pub fn uniform(&self, rho: &[u8], nonce: u16) -> Poly {
+        self.sample(self.poly_uniform, rho, 32, nonce)
+    }
+    /// `poly_uniform_eta(rho', nonce)`.
+    pub fn uniform_eta(&self, seed: &[u8], nonce: u16) -> Poly {
+        self.sample(self.poly_uniform_eta, seed, 64, nonce)
+    }
+    /// `poly_uniform_gamma1(rho'', nonce)`.
+    pub fn uniform_gamma1(&self, seed: &[u8], nonce: u16) -> Poly {
+        self.sample(self.poly_uniform_gamma1, seed, 64, nonce)
+    }
+    /// `poly_challenge(c~)`: SampleInBall.
+    pub fn challenge(&self, ctilde: &[u8]) -> Poly {
+        assert_eq!(ctilde.len(), self.params.ctilde_bytes());
+        let mut c = Poly::ZERO;
+        // SAFETY: c~ has CTILDEBYTES bytes.
+        unsafe { (self.poly_challenge)(&mut c, ctilde.as_ptr()) };
+        c
+    }
+    /// `polyvec_matrix_expand(rho)`: k * l polynomials, row-major.
+    pub fn matrix_expand(&self, rho: &[u8]) -> Vec<Poly> {
+        assert_eq!(rho.len(), 32);
+        let mut mat = vec![Poly::ZERO; self.params.k * self.params.l];
+        // SAFETY: `mat` holds K polyvecl of L polynomials each, contiguous; rho has 32 bytes.
+        unsafe { (self.polyvec_matrix_expand)(mat.as_mut_ptr(), rho.as_ptr()) };
+        mat
+    }
+    /// `rej_uniform_avx` on exactly [`AVX2_REJ_UNIFORM_BUFLEN`] bytes (AVX2 only).
+    pub fn rej_uniform_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
+        let x = self.avx2.as_ref()?;
+        assert_eq!(buf.len(), AVX2_REJ_UNIFORM_BUFLEN);
+        let mut padded = buf.to_vec();
+        padded.resize(buf.len() + 8, 0);
+        let mut out = Poly::ZERO;
+        // SAFETY: the C code reads REJ_UNIFORM_BUFLEN + 8 bytes and writes at most N values.
+        let n = unsafe { (x.rej_uniform_avx)(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
+        Some(out.coeffs[..n.min(N)].to_vec())
+    }
+    /// REJ_UNIFORM_ETA_BUFLEN of this set's AVX2 code (136 for eta = 2, 272 for eta = 4).
+    pub fn avx2_rej_eta_buflen(&self) -> usize {
+        if self.params.eta.value() == 2 {
+            136
+        } else {
+            272
+        }
+    }
+    /// `rej_eta_avx` on exactly [`Self::avx2_rej_eta_buflen`] bytes (AVX2 only).
+    pub fn rej_eta_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
+        let x = self.avx2.as_ref()?;
+        assert_eq!(buf.len(), self.avx2_rej_eta_buflen());
+        let mut padded = buf.to_vec();
+        padded.resize(buf.len() + 32, 0);
+        let mut out = Poly::ZERO;
+        // SAFETY: the buffer covers what the C code reads; it writes at most N values.
+        let n = unsafe { (x.rej_eta_avx)(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
+        Some(out.coeffs[..n.min(N)].to_vec())
+    }
+    /// `polyt1_pack`.
+    pub fn pack_t1(&self, a: &Poly) -> Vec<u8> {
+        self.pack(self.polyt1_pack, a, 320)
+    }
+    /// `polyt1_unpack`.
+    pub fn unpack_t1(&self, b: &[u8]) -> Poly {
+        self.unpack(self.polyt1_unpack, b, 320)
+    }
+    /// `polyt0_pack`.
+    pub fn pack_t0(&self, a: &Poly) -> Vec<u8> {
+        self.pack(self.polyt0_pack, a, 416)
+    }
+    /// `polyt0_unpack`.
+    pub fn unpack_t0(&self, b: &[u8]) -> Poly {
+        self.unpack(self.polyt0_unpack, b, 416)
+    }
+    /// `polyeta_pack`.
+    pub fn pack_eta(&self, a: &Poly) -> Vec<u8> {
+        self.pack(self.polyeta_pack, a, self.params.eta.poly_eta_bytes())
+    }
+    /// `polyeta_unpack` (no range check in C).
+    pub fn unpack_eta(&self, b: &[u8]) -> Poly {
+        self.unpack(self.polyeta_unpack, b, self.params.eta.poly_eta_bytes())
+    }
+    /// `polyz_pack`.
+    pub fn pack_z(&self, a: &Poly) -> Vec<u8> {
+        self.pack(self.polyz_pack, a, self.params.gamma1.poly_z_bytes())
+    }
+    /// `polyz_unpack`.
+    pub fn unpack_z(&self, b: &[u8]) -> Poly {
+        self.unpack(self.polyz_unpack, b, self.params.gamma1.poly_z_bytes())
+    }
+    /// `polyw1_pack`.
+    pub fn pack_w1(&self, a: &Poly) -> Vec<u8> {
+        self.pack(self.polyw1_pack, a, self.params.gamma2.poly_w1_bytes())
+    }
+    /// The hint bytes `pack_sig` writes for `h` (k polynomials), with c~ and z zero.
+    pub fn pack_hint(&self, h: &[Poly]) -> Vec<u8> {
+        let p = self.params;
+        assert_eq!(h.len(), p.k);
+        let mut hv = [Poly::ZERO; K_MAX];
+        hv[..p.k].copy_from_slice(h);
+        let z = [Poly::ZERO; L_MAX];
+        let c = [0u8; 64];
+        let mut sig = vec![0u8; p.sig_bytes()];
+        // SAFETY: sig has CRYPTO_BYTES; c has CTILDEBYTES; z and h hold L and K polynomials.
+        unsafe { (self.pack_sig)(sig.as_mut_ptr(), c.as_ptr(), z.as_ptr(), hv.as_ptr()) };
+        sig[p.sig_bytes() - p.omega - p.k..].to_vec()
+    }
+    /// `unpack_sig`'s verdict on a hint encoding (omega + k bytes), and the decoded h.
+    pub fn unpack_hint(&self, hint: &[u8]) -> (bool, Vec<Poly>) {
+        let p = self.params;
+        assert_eq!(hint.len(), p.omega + p.k);
+        let mut sig = vec![0u8; p.sig_bytes()];
+        sig[p.sig_bytes() - hint.len()..].copy_from_slice(hint);
+        let mut c = [0u8; 64];
+        let mut z = [Poly::ZERO; L_MAX];
+        let mut h = [Poly::ZERO; K_MAX];
+        // SAFETY: buffers sized for the largest set; sig has CRYPTO_BYTES.
+        let r = unsafe {
+            (self.unpack_sig)(c.as_mut_ptr(), z.as_mut_ptr(), h.as_mut_ptr(), sig.as_ptr())
+        };
+        (r == 0, h[..p.k].to_vec())
+    }
+    /// `crypto_sign_keypair`: draws xi through getrandom (script it for determinism).
+    pub fn keypair(&self) -> (Vec<u8>, Vec<u8>) {
+        let mut pk = vec![0u8; self.params.pk_bytes()];
+        let mut sk = vec![0u8; self.params.sk_bytes()];
+        // SAFETY: buffers have CRYPTO_PUBLICKEYBYTES and CRYPTO_SECRETKEYBYTES.
+        let r = unsafe { (self.crypto_sign_keypair)(pk.as_mut_ptr(), sk.as_mut_ptr()) };
+        assert_eq!(r, 0, "crypto_sign_keypair cannot fail");
+        (pk, sk)
+    }
+    /// `crypto_sign_signature_ctx`: draws rnd through getrandom. `None` if the C code
+    /// refuses (context over 255 bytes). The secret key must have the set's length.
+    pub fn sign(&self, sk: &[u8], msg: &[u8], ctx: &[u8]) -> Option<Vec<u8>> {
+        assert_eq!(sk.len(), self.params.sk_bytes());
+        let mut sig = vec![0u8; self.params.sig_bytes()];
+        let mut siglen = 0usize;
+        // SAFETY: every pointer covers the length passed with it; sk has CRYPTO_SECRETKEYBYTES.
+        let r = unsafe {
+            (self.crypto_sign_signature_ctx)(
+                sig.as_mut_ptr(),
+                &mut siglen,
+                msg.as_ptr(),
+                msg.len(),
+                ctx.as_ptr(),
+                ctx.len(),
+                sk.as_ptr(),
+            )
+        };
+        (r == 0 && siglen == sig.len()).then_some(sig)
+    }
+    /// `crypto_sign_verify_ctx`: true iff it accepts. Any lengths of sig and ctx; the
+    /// public key must have the set's length.
+    pub fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool {
+        assert_eq!(pk.len(), self.params.pk_bytes());
+        // SAFETY: every pointer covers the length passed with it; the C code checks siglen
+        // before reading sig; pk has CRYPTO_PUBLICKEYBYTES.
+        let r = unsafe {
+            (self.crypto_sign_verify_ctx)(
+                sig.as_ptr(),
+                sig.len(),
+                msg.as_ptr(),
+                msg.len(),
+                ctx.as_ptr(),
+                ctx.len(),
+                pk.as_ptr(),
+            )
+        };
+        r == 0
+    }
+}

@@ -1,0 +1,106 @@
+//! Where a check's input choices come from. The same generator code draws from a seeded
+//! RNG (`mldsa-diff check`) or from raw fuzz bytes (fuzz targets, `mldsa-diff replay` of an
+//! artifact); running out of fuzz bytes rejects the input instead of inventing data.
+
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+/// The input ran out of bytes: not a usable case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+/// A source of choices for input generators.
+pub trait Source {
+    /// A uniform integer in `[lo, hi]` (inclusive).
+    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted>;
+    /// Fills `out` with bytes.
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted>;
+
+    /// True with probability about `num / den`.
+    fn chance(&mut self, num: u32, den: u32) -> Result<bool, Exhausted> {
+        Ok(self.int_in(0, i64::from(den) - 1)? < i64::from(num))
+    }
+    /// `n` bytes.
+    fn bytes(&mut self, n: usize) -> Result<Vec<u8>, Exhausted> {
+        let mut v = vec![0u8; n];
+        self.fill(&mut v)?;
+        Ok(v)
+    }
+    /// One element of a non-empty slice.
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> Result<T, Exhausted>
+    where
+        Self: Sized,
+    {
+        Ok(xs[self.int_in(0, xs.len() as i64 - 1)? as usize])
+    }
+}
+
+/// A seeded ChaCha20 stream: never exhausted.
+#[derive(Debug)]
+pub struct RngSource(ChaCha20Rng);
+
+impl RngSource {
+    /// The stream for one check: SHAKE256("mldsa-diff" || seed || check name) keys it, so
+    /// each check's inputs depend only on the seed and the check, not on what else runs.
+    pub fn for_check(seed: u64, check: &str) -> Self {
+        let mut key = [0u8; 32];
+        mldsa::keccak::Shake256::digest(
+            mldsa::backend::Portable,
+            &[b"mldsa-diff", &seed.to_le_bytes(), check.as_bytes()],
+            &mut key,
+        );
+        RngSource(ChaCha20Rng::from_seed(key))
+    }
+}
+
+impl Source for RngSource {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+        Ok(self.0.gen_range(lo..=hi))
+    }
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+        self.0.fill_bytes(out);
+        Ok(())
+    }
+}
+
+/// Raw bytes (a fuzz input) read front to back.
+#[derive(Debug)]
+pub struct ByteSource<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> ByteSource<'a> {
+    /// Reads choices from `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        ByteSource { data }
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Exhausted> {
+        if self.data.len() < n {
+            return Err(Exhausted);
+        }
+        let (head, rest) = self.data.split_at(n);
+        self.data = rest;
+        Ok(head)
+    }
+}
+
+impl Source for ByteSource<'_> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+        let span = (hi - lo) as u64;
+        // As few bytes as the range needs, little-endian, reduced into the range.
+        let n = ((64 - span.leading_zeros()) as usize).div_ceil(8).max(1);
+        let mut v = 0u64;
+        for (i, &b) in self.take(n)?.iter().enumerate() {
+            v |= u64::from(b) << (8 * i);
+        }
+        Ok(if span == u64::MAX {
+            v as i64
+        } else {
+            lo + (v % (span + 1)) as i64
+        })
+    }
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+        out.copy_from_slice(self.take(out.len())?);
+        Ok(())
+    }
+}
