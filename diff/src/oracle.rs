@@ -488,7 +488,23 @@ impl Oracle for COracle {
                     out.polys = polys(&h);
                 }
             }
-            Keccak | KeccakX4 => return None,
+            Keccak => {
+                // The single permutation in lane 0 of the 4-way one (other lanes zero).
+                let one = lanes::<25>(&case.bytes);
+                let mut s = [0u64; 100];
+                one.iter().enumerate().for_each(|(i, &w)| s[4 * i] = w);
+                if !t.keccak_x4(&mut s) {
+                    return None;
+                }
+                out.bytes = (0..25).flat_map(|i| s[4 * i].to_le_bytes()).collect();
+            }
+            KeccakX4 => {
+                let mut s = lanes::<100>(&case.bytes);
+                if !t.keccak_x4(&mut s) {
+                    return None;
+                }
+                out.bytes = s.iter().flat_map(|w| w.to_le_bytes()).collect();
+            }
             Keygen(_) => {
                 let (pk, sk) = crate::rng::with_script(&case.bytes, || t.keypair()).ok()?;
                 out.bytes = [pk, sk].concat();

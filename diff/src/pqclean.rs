@@ -30,6 +30,8 @@ pub struct Avx2Only {
     poly_make_hint: unsafe extern "C" fn(*mut u8, *const Poly, *const Poly) -> u32,
     rej_uniform_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
     rej_eta_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
+    /// Keccak-f[1600] on four interleaved states with a caller-supplied round-constant table.
+    f1600x4: unsafe extern "C" fn(*mut u64, *const u64),
 }
 
 /// One PQClean variant for one parameter set.
@@ -167,8 +169,10 @@ macro_rules! c_table {
             fn rej_uniform_avx(r: *mut i32, buf: *const u8) -> u32;
             #[link_name = concat!($prefix, "rej_eta_avx")]
             fn rej_eta_avx(r: *mut i32, buf: *const u8) -> u32;
+            #[link_name = concat!($prefix, "f1600x4")]
+            fn f1600x4(s: *mut u64, rc: *const u64);
         }
-        Some(Avx2Only { poly_nttunpack, poly_make_hint, rej_uniform_avx, rej_eta_avx })
+        Some(Avx2Only { poly_nttunpack, poly_make_hint, rej_uniform_avx, rej_eta_avx, f1600x4 })
     }};
 }
 
@@ -233,6 +237,21 @@ impl Variant {
     pub fn for_params(self, p: &Params) -> Option<&'static CKernels> {
         self.tables()?.into_iter().find(|t| t.params == *p)
     }
+}
+
+/// The 24 Keccak-f[1600] round constants, from the rc(t) LFSR of FIPS 202 Alg. 5/6.
+pub fn keccak_round_constants() -> [u64; 24] {
+    let rc = |t: usize| -> u64 {
+        let mut r: u16 = 1; // R = 10000000, bit i of the string is bit i here
+        for _ in 0..t % 255 {
+            r <<= 1;
+            if r & 0x100 != 0 {
+                r ^= 0x171; // R[0], R[4], R[5], R[6] ^= R[8]; drop R[8]
+            }
+        }
+        u64::from(r & 1)
+    };
+    core::array::from_fn(|ir| (0..7).fold(0u64, |acc, j| acc | rc(j + 7 * ir) << ((1 << j) - 1)))
 }
 
 /// REJ_UNIFORM_BUFLEN of the AVX2 code: five SHAKE128 blocks.
@@ -432,6 +451,20 @@ impl CKernels {
         let n = unsafe { (x.rej_eta_avx)(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
         Some(out.coeffs[..n.min(N)].to_vec())
     }
+    /// `f1600x4` on four interleaved states (AVX2 only).
+    pub fn keccak_x4(&self, states: &mut [u64; 100]) -> bool {
+        let Some(x) = &self.avx2 else { return false };
+        let rc = keccak_round_constants();
+        // The C code loads the state with aligned 256-bit loads.
+        #[repr(C, align(32))]
+        struct Aligned([u64; 100]);
+        let mut a = Aligned(*states);
+        // SAFETY: 25 aligned 256-bit lanes (100 u64) and the 24-entry constant table.
+        unsafe { (x.f1600x4)(a.0.as_mut_ptr(), rc.as_ptr()) };
+        *states = a.0;
+        true
+    }
+
     /// `polyt1_pack`.
     pub fn pack_t1(&self, a: &Poly) -> Vec<u8> {
         self.pack(self.polyt1_pack, a, 320)
@@ -543,5 +576,17 @@ impl CKernels {
             )
         };
         r == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn round_constants_are_fips202() {
+        let rc = super::keccak_round_constants();
+        // First, second and last constants as printed in the Keccak reference.
+        assert_eq!(rc[0], 0x0000_0000_0000_0001);
+        assert_eq!(rc[1], 0x0000_0000_0000_8082);
+        assert_eq!(rc[23], 0x8000_0000_8000_8008);
     }
 }

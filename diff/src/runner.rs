@@ -93,6 +93,26 @@ pub fn expected_output(
     }
 }
 
+/// The first output coefficient outside the bounds the kernel's contract promises. Rust
+/// backends must keep the contract; C code has its own (the comparison covers it).
+pub fn contract_violation(check: Check, out: &Output) -> Option<Difference> {
+    let c = check.contract()?;
+    for (i, (poly, bounds)) in out.polys.iter().zip(c.output).enumerate() {
+        if bounds == mldsa::backend::contract::ANY {
+            continue;
+        }
+        if let Some((index, v)) = mldsa::backend::contract::first_violation(bounds, poly) {
+            return Some(Difference {
+                field: format!("polys[{i}] (contract output bound)"),
+                index,
+                reference: format!("[{}, {}]", bounds.lo, bounds.hi),
+                other: v.to_string(),
+            });
+        }
+    }
+    None
+}
+
 /// Judges one implementation's output: against its known difference if it has one, else
 /// against the reference. Returns the difference and what was expected, named.
 pub fn judge(
@@ -104,6 +124,11 @@ pub fn judge(
     reference_name: &str,
     out: &Output,
 ) -> Option<(Difference, Output, String)> {
+    if !oracle.is_c() {
+        if let Some(d) = contract_violation(check, out) {
+            return Some((d, Output::default(), "contract".to_string()));
+        }
+    }
     match expected_output(check, oracle, case, reference) {
         Some(Expected::Verdict(want)) => {
             first_diff("verdict".into(), &[want.clone()], &[out.verdict.clone()]).map(|d| {

@@ -142,10 +142,10 @@ pub const CADDQ: Contract = c1(
     Compare::Exact,
 );
 
-/// `add`/`sub`: inputs small enough that no sum overflows.
-pub const ADD: Contract = c1("add", Bounds::centered(1 << 30), ANY, Compare::Exact);
+/// `add`/`sub`: |x| < 2^30 for both inputs, so no sum or difference overflows i32.
+pub const ADD: Contract = c1("add", Bounds::centered((1 << 30) - 1), ANY, Compare::Exact);
 /// See [`ADD`].
-pub const SUB: Contract = c1("sub", Bounds::centered(1 << 30), ANY, Compare::Exact);
+pub const SUB: Contract = c1("sub", Bounds::centered((1 << 30) - 1), ANY, Compare::Exact);
 
 /// `shiftl`: t1 in [0, 2^10) in; t1 * 2^13 out (below q).
 pub const SHIFTL: Contract = c1(

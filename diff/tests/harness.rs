@@ -1,0 +1,294 @@
+//! The harness's own tests: the exact C comparisons on a plain checkout, that scripting is
+//! really active, that a wrong kernel is caught at the right place, and that replay works.
+
+use mldsa::backend::{Backend, BackendKind, Portable};
+use mldsa::params::{Eta, Gamma1, Gamma2};
+use mldsa::poly::Poly;
+use mldsa_diff::check::{Case, Check};
+use mldsa_diff::oracle::{self, Oracle, Output, RustOracle, run_rust};
+use mldsa_diff::runner::{self, Config};
+use std::path::PathBuf;
+
+fn config(checks: Vec<Check>, cases: usize, e2e: usize, dir: &str) -> Config {
+    Config {
+        cases,
+        e2e_cases: e2e,
+        seed: 7,
+        checks,
+        report_dir: std::env::temp_dir()
+            .join(format!("mldsa-diff-test-{dir}-{}", std::process::id())),
+        max_reports: 2,
+        progress: false,
+    }
+}
+
+#[test]
+fn scripting_of_c_randomness_is_active() {
+    assert!(
+        mldsa_diff::rng::scripting_active(),
+        "{}",
+        mldsa_diff::rng::require_scripting().unwrap_err()
+    );
+    // A script must be consumed exactly.
+    let r = mldsa_diff::rng::with_script(&[1, 2, 3], || ());
+    assert_eq!(r, Err(mldsa_diff::rng::ScriptError::Unused { left: 3 }));
+    let mut buf = [0u8; 4];
+    let r = mldsa_diff::rng::with_script(&[1, 2], || getrandom::fill(&mut buf));
+    assert_eq!(r, Err(mldsa_diff::rng::ScriptError::Overrun));
+}
+
+#[test]
+fn c_keygen_from_scripted_xi_is_fips_keygen() {
+    for p in mldsa_diff::check::SETS {
+        let c = mldsa_diff::pqclean::Variant::Clean.for_params(&p).unwrap();
+        let xi = [0x42u8; 32];
+        let (pk, sk) = mldsa_diff::rng::with_script(&xi, || c.keypair()).unwrap();
+        assert_eq!((pk, sk), mldsa_diff::e2e::keygen(&p, &xi), "{}", p.name);
+    }
+}
+
+/// Every check, every implementation on this machine, including all exact C comparisons.
+#[test]
+fn every_implementation_agrees_on_every_check() {
+    let oracles = oracle::available();
+    let names: Vec<String> = oracles.iter().map(|o| o.name()).collect();
+    assert!(
+        names.contains(&"c-clean".to_string()),
+        "the PQClean clean code must always be compared: {names:?}"
+    );
+    let summary = runner::run(&config(Check::all(), 300, 6, "all"), &oracles).unwrap();
+    assert_eq!(
+        summary.mismatches(),
+        0,
+        "{}\n{:?}",
+        runner::table(&summary),
+        summary.first_mismatches
+    );
+    // The C clean code must really have run every check it implements.
+    let c_lacks = ["rej_uniform", "rej_eta", "keccak"];
+    for check in Check::all() {
+        let ran = summary
+            .rows
+            .iter()
+            .any(|r| r.check == check.name() && r.implementation == "c-clean" && r.cases > 0);
+        let expected = !c_lacks.iter().any(|p| check.name().starts_with(p));
+        assert_eq!(ran, expected, "c-clean on {}", check.name());
+    }
+}
+
+/// A backend that is the portable one except for a deliberately wrong NTT: coefficient 17
+/// of the output is one too large.
+#[derive(Clone, Copy, Debug)]
+struct WrongNtt;
+
+impl Backend for WrongNtt {
+    const KIND: BackendKind = BackendKind::Portable;
+    fn ntt(self, a: &mut Poly) {
+        Portable.ntt(a);
+        a.coeffs[17] += 1;
+    }
+    fn invntt_tomont(self, a: &mut Poly) {
+        Portable.invntt_tomont(a)
+    }
+    fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly) {
+        Portable.pointwise_montgomery(c, a, b)
+    }
+    fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        Portable.pointwise_acc_montgomery(c, a, b)
+    }
+    fn reduce(self, a: &mut Poly) {
+        Portable.reduce(a)
+    }
+    fn caddq(self, a: &mut Poly) {
+        Portable.caddq(a)
+    }
+    fn add(self, a: &mut Poly, b: &Poly) {
+        Portable.add(a, b)
+    }
+    fn sub(self, a: &mut Poly, b: &Poly) {
+        Portable.sub(a, b)
+    }
+    fn shiftl(self, a: &mut Poly) {
+        Portable.shiftl(a)
+    }
+    fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly) {
+        Portable.power2round(t1, t0, a)
+    }
+    fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
+        Portable.decompose(g, a1, a0, a)
+    }
+    fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
+        Portable.make_hint(g, h, a0, a1)
+    }
+    fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
+        Portable.use_hint(g, out, a, h)
+    }
+    fn chknorm(self, a: &Poly, bound: i32) -> bool {
+        Portable.chknorm(a, bound)
+    }
+    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
+        Portable.rej_uniform(out, buf)
+    }
+    fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
+        Portable.rej_eta(eta, out, buf)
+    }
+    fn pack_t1(self, out: &mut [u8], a: &Poly) {
+        Portable.pack_t1(out, a)
+    }
+    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_t1(a, buf)
+    }
+    fn pack_t0(self, out: &mut [u8], a: &Poly) {
+        Portable.pack_t0(out, a)
+    }
+    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_t0(a, buf)
+    }
+    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
+        Portable.pack_eta(eta, out, a)
+    }
+    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+        Portable.unpack_eta(eta, a, buf)
+    }
+    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        Portable.pack_z(g, out, a)
+    }
+    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_z(g, a, buf)
+    }
+    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        Portable.pack_w1(g, out, a)
+    }
+}
+
+/// A test-only oracle running the wrong backend through the same kernel dispatch.
+struct WrongOracle;
+
+impl Oracle for WrongOracle {
+    fn name(&self) -> String {
+        "wrong-ntt".into()
+    }
+    fn is_c(&self) -> bool {
+        false
+    }
+    fn run(&self, check: Check, case: &Case) -> Option<Output> {
+        run_rust(WrongNtt, check, case)
+    }
+}
+
+#[test]
+fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
+    let oracles: Vec<Box<dyn Oracle>> = vec![
+        Box::new(RustOracle::new(BackendKind::Portable).unwrap()),
+        Box::new(WrongOracle),
+    ];
+    let cfg = config(vec![Check::Ntt, Check::Reduce], 100, 0, "wrong");
+    let summary = runner::run(&cfg, &oracles).unwrap();
+    let row = |check: &str| {
+        summary
+            .rows
+            .iter()
+            .find(|r| r.check == check && r.implementation == "wrong-ntt")
+            .unwrap()
+    };
+    assert_eq!(row("ntt").mismatches, 100, "every NTT case differs");
+    assert_eq!(row("reduce").mismatches, 0, "the other kernels are right");
+    let (check, imp, d, _) = &summary.first_mismatches[0];
+    assert_eq!(
+        (check.as_str(), imp.as_str(), d.field.as_str(), d.index),
+        ("ntt", "wrong-ntt", "polys[0]", 17)
+    );
+    assert_eq!(summary.mismatches(), 100);
+    // The report replays: same check, same input, same first difference.
+    let report: PathBuf = summary.reports[0].clone();
+    let (c, case) = runner::load_replay(&report, None).unwrap();
+    assert_eq!(c, Check::Ntt);
+    let rows = runner::replay(c, &case, &oracles).unwrap();
+    let d = rows[1]
+        .difference
+        .as_ref()
+        .expect("replay reproduces the mismatch");
+    assert_eq!((d.field.as_str(), d.index), ("polys[0]", 17));
+    let text = std::fs::read_to_string(&report).unwrap();
+    for key in [
+        "\"check\"",
+        "\"arch\"",
+        "\"input\"",
+        "\"outputs\"",
+        "\"first_difference\"",
+        "\"crate_version\"",
+        "\"reproduce\"",
+    ] {
+        assert!(text.contains(key), "report lacks {key}");
+    }
+    let _ = std::fs::remove_dir_all(&cfg.report_dir);
+}
+
+#[test]
+fn the_avx2_use_hint_difference_is_asserted_exactly() {
+    let Some(c) = mldsa_diff::oracle::COracle::new(mldsa_diff::pqclean::Variant::Avx2) else {
+        // No AVX2 C code on this machine: the variant must really be absent.
+        assert!(mldsa_diff::pqclean::Variant::Avx2.tables().is_none());
+        return;
+    };
+    let g = Gamma2::QMinus1Over32;
+    let two_g2 = 2 * g.value();
+    // Coefficient 0: r0 = 0 with h = 1 (the deviation); coefficient 1: r0 > 0; 2: r0 < 0.
+    let mut a = vec![0i32; 256];
+    a[0] = 11 * two_g2;
+    a[1] = 11 * two_g2 + 5;
+    a[2] = 11 * two_g2 - 5;
+    let case = Case {
+        polys: vec![a, vec![1; 256]],
+        ..Case::default()
+    };
+    let portable = RustOracle::new(BackendKind::Portable).unwrap();
+    let reference = portable.run(Check::UseHint(g), &case).unwrap();
+    assert_eq!(&reference.polys[0][..3], &[10, 12, 10], "FIPS 204 Alg. 40");
+    let got = c.run(Check::UseHint(g), &case).unwrap();
+    assert_eq!(
+        &got.polys[0][..3],
+        &[12, 12, 10],
+        "PQClean AVX2 gives r1 + 1 at r0 = 0"
+    );
+    match runner::expected_output(Check::UseHint(g), &c, &case, &reference) {
+        Some(runner::Expected::Output(e)) => assert_eq!(e.polys[0], got.polys[0]),
+        other => panic!("no exact expectation: {other:?}"),
+    }
+    assert!(
+        runner::judge(
+            Check::UseHint(g),
+            &c,
+            false,
+            &case,
+            &reference,
+            "portable",
+            &got
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn fuzz_bytes_decode_or_reject() {
+    use mldsa_diff::source::ByteSource;
+    // Too short for a 34-byte seed: rejected, not padded.
+    assert!(
+        mldsa_diff::check::generate(
+            Check::PolyUniform,
+            usize::MAX,
+            &mut ByteSource::new(&[1; 10])
+        )
+        .is_err()
+    );
+    let case = mldsa_diff::check::generate(
+        Check::PolyUniform,
+        usize::MAX,
+        &mut ByteSource::new(&[9; 34]),
+    )
+    .unwrap();
+    assert_eq!(case.bytes, vec![9; 34]);
+    let oracles = oracle::available();
+    assert!(mldsa_diff::fuzz_one(Check::PolyUniform, &[9; 34], &oracles));
+    assert!(!mldsa_diff::fuzz_one(Check::Ntt, &[1, 2, 3], &oracles));
+}
