@@ -350,7 +350,7 @@ impl COracle {
         }
     }
 
-    fn from_canonical(&self, a: &Poly) -> Poly {
+    fn to_own_order(&self, a: &Poly) -> Poly {
         match &self.perm {
             None => *a,
             Some(perm) => {
@@ -391,7 +391,7 @@ impl Oracle for COracle {
                 out.polys = polys(&[self.to_canonical(&a)]);
             }
             InvnttTomont => {
-                let mut a = self.from_canonical(&poly(0));
+                let mut a = self.to_own_order(&poly(0));
                 t.invntt_tomont(&mut a);
                 out.polys = polys(&[a]);
             }

@@ -130,18 +130,21 @@ pub fn judge(
         }
     }
     match expected_output(check, oracle, case, reference) {
-        Some(Expected::Verdict(want)) => {
-            first_diff("verdict".into(), &[want.clone()], &[out.verdict.clone()]).map(|d| {
-                (
-                    d,
-                    Output {
-                        verdict: want,
-                        ..Output::default()
-                    },
-                    "expected".to_string(),
-                )
-            })
-        }
+        Some(Expected::Verdict(want)) => first_diff(
+            "verdict".into(),
+            std::slice::from_ref(&want),
+            std::slice::from_ref(&out.verdict),
+        )
+        .map(|d| {
+            (
+                d,
+                Output {
+                    verdict: want,
+                    ..Output::default()
+                },
+                "expected".to_string(),
+            )
+        }),
         Some(Expected::Output(want)) => compare(check, &want, out).map(|d| {
             (
                 d,
@@ -211,8 +214,8 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
         .or_else(|| {
             first_diff(
                 "verdict".into(),
-                &[reference.verdict.clone()],
-                &[other.verdict.clone()],
+                std::slice::from_ref(&reference.verdict),
+                std::slice::from_ref(&other.verdict),
             )
         })
 }

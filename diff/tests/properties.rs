@@ -47,6 +47,7 @@ proptest! {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn ntt_turns_negacyclic_product_into_pointwise(a in poly_in(-9, 9), c in poly_in(-1, 1)) {
         // Schoolbook a * c mod (X^256 + 1) against NTT^-1(NTT(a) o NTT(c)).
         let mut want = [0i64; N];

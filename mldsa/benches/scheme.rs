@@ -1,1 +1,78 @@
-fn main() {}
+//! keygen / sign / verify for ML-DSA-44/65/87: every mldsa backend on this machine, and
+//! PQClean's C code (clean, plus AVX2 or aarch64 where present) in the same run, on the
+//! same inputs. Signing uses the same rnd on both sides (the C code's rnd is scripted), so
+//! both run the same number of rejection-loop iterations.
+//!
+//! Summarise with `scripts/bench-table.py` (median times and ratios).
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use mldsa::{BackendKind, ML_DSA_44, ML_DSA_65, ML_DSA_87, raw};
+use mldsa_diff::pqclean::Variant;
+use mldsa_diff::rng::with_script;
+use std::hint::black_box;
+use std::time::Duration;
+
+const MSG: &[u8] = b"The quick brown fox jumps over the lazy dog, 59 bytes long.";
+const CTX: &[u8] = b"bench";
+
+fn bench(c: &mut Criterion) {
+    assert!(
+        mldsa_diff::rng::scripting_active(),
+        "{}",
+        mldsa_diff::rng::require_scripting().unwrap_err()
+    );
+    for p in [ML_DSA_44, ML_DSA_65, ML_DSA_87] {
+        let xi = [0x11u8; 32];
+        let rnd = [0x22u8; 32];
+        let (pk, sk) = mldsa_diff::e2e::keygen(&p, &xi);
+        let pre = raw::pure_prefix(CTX).unwrap();
+        let m_prime: [&[u8]; 3] = [&pre, CTX, MSG];
+        let mut sig = vec![0u8; p.sig_bytes()];
+        raw::sign_internal(BackendKind::Portable, &p, &sk, &m_prime, &rnd, &mut sig).unwrap();
+
+        for (op, n) in [("keygen", 0), ("sign", 1), ("verify", 2)] {
+            let mut g = c.benchmark_group(format!("{op}/{}", p.name));
+            g.warm_up_time(Duration::from_millis(500))
+                .measurement_time(Duration::from_secs(2))
+                .sample_size(50);
+            for kind in BackendKind::available() {
+                let (mut pk2, mut sk2, mut sig2) = (
+                    vec![0u8; p.pk_bytes()],
+                    vec![0u8; p.sk_bytes()],
+                    vec![0u8; p.sig_bytes()],
+                );
+                g.bench_function(BenchmarkId::new(format!("mldsa-{kind}"), ""), |b| match n {
+                    0 => b.iter(|| {
+                        raw::keygen_internal(kind, &p, black_box(&xi), &mut pk2, &mut sk2).unwrap()
+                    }),
+                    1 => b.iter(|| {
+                        raw::sign_internal(kind, &p, black_box(&sk), &m_prime, &rnd, &mut sig2)
+                            .unwrap()
+                    }),
+                    _ => b.iter(|| {
+                        raw::verify_internal(kind, &p, black_box(&pk), &m_prime, &sig).unwrap()
+                    }),
+                });
+            }
+            for v in Variant::ALL {
+                let Some(t) = v.for_params(&p) else { continue };
+                g.bench_function(
+                    BenchmarkId::new(format!("pqclean-{}", &v.name()[2..]), ""),
+                    |b| match n {
+                        0 => b.iter(|| with_script(black_box(&xi), || t.keypair()).unwrap()),
+                        1 => b.iter(|| {
+                            with_script(&rnd, || t.sign(black_box(&sk), MSG, CTX))
+                                .unwrap()
+                                .unwrap()
+                        }),
+                        _ => b.iter(|| assert!(t.verify(black_box(&pk), MSG, CTX, &sig))),
+                    },
+                );
+            }
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

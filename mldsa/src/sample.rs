@@ -228,9 +228,9 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
         }
         r += 4;
     }
-    for i in r..p.l {
+    for (i, yi) in y.iter_mut().enumerate().take(p.l).skip(r) {
         Shake256::digest(b, &[&seed(i)], &mut buf[0][..zbytes]);
-        Checked(b).unpack_z(p.gamma1, &mut y[i], &buf[0][..zbytes]);
+        Checked(b).unpack_z(p.gamma1, yi, &buf[0][..zbytes]);
     }
     zeroize::Zeroize::zeroize(&mut buf);
 }
@@ -267,6 +267,7 @@ mod tests {
     use crate::params::ALL_PARAMS;
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn expand_a_x4_matches_single_way() {
         for p in ALL_PARAMS {
             let rho = [7u8; 32];
