@@ -323,6 +323,43 @@ impl Check {
         }
     }
 
+    /// The portable kernel whose planted bug (feature `mldsa/planted-bugs`,
+    /// `MLDSA_PLANTED_BUG`) this check's fuzz target is measured against.
+    pub fn planted_bug(&self) -> &'static str {
+        use Check::*;
+        match *self {
+            Ntt => "ntt",
+            InvnttTomont => "invntt_tomont",
+            Pointwise => "pointwise_montgomery",
+            PointwiseAcc(_) => "pointwise_acc_montgomery",
+            Reduce => "reduce",
+            Caddq => "caddq",
+            Add => "add",
+            Sub => "sub",
+            Shiftl => "shiftl",
+            Power2Round => "power2round",
+            Decompose(_) => "decompose",
+            MakeHint(_) => "make_hint",
+            UseHint(_) => "use_hint",
+            Chknorm => "chknorm",
+            RejUniform | PolyUniform | ExpandA(_) => "rej_uniform",
+            RejEta(_) | PolyUniformEta(_) => "rej_eta",
+            PolyUniformGamma1(_) | UnpackZ(_) => "unpack_z",
+            Challenge(_) | Keccak | KeccakX4 => "keccak",
+            PackT1 => "pack_t1",
+            UnpackT1 => "unpack_t1",
+            PackT0 | Keygen(_) => "pack_t0",
+            UnpackT0 => "unpack_t0",
+            PackEta(_) => "pack_eta",
+            UnpackEta(_) => "unpack_eta",
+            PackZ(_) | Sign(_) => "pack_z",
+            PackW1(_) => "pack_w1",
+            PackHint(_) => "pack_hint",
+            UnpackHint(_) | Verify(_) => "unpack_hint",
+            SignMalformedKey(_) => "unpack_eta_range",
+        }
+    }
+
     /// How many deterministic edge cases come before the random ones.
     pub fn edge_cases(&self) -> usize {
         if self.poly_inputs() > 0 {
@@ -379,6 +416,10 @@ fn is_zero(x: &i64) -> bool {
 
 // ---------------------------------------------------------------------------------------
 // Generation
+
+/// The `index` that makes [`generate`] draw everything, including the choice of edge case,
+/// from its source.
+pub const FUZZ: usize = usize::MAX;
 
 const POSITIONS: [usize; 16] = [
     0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 129, 191, 254, 255,
@@ -453,9 +494,16 @@ fn boundary_poly(
 }
 
 /// Builds input number `index` of `check`: the first [`Check::edge_cases`] are fixed edge
-/// cases, the rest come from `src`. Fuzz inputs pass `index = usize::MAX`.
+/// cases, the rest come from `src`. Fuzz inputs pass [`FUZZ`]: then the first choice drawn
+/// from `src` selects an edge case or a random one, so a fuzzer (and a seed corpus) reaches
+/// both.
 pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Case, Exhausted> {
     use Check::*;
+    let index = if index == FUZZ {
+        src.int_in(0, check.edge_cases() as i64)? as usize
+    } else {
+        index
+    };
     let edge = index < check.edge_cases();
     let mut case = Case::default();
     let poly_count = check.poly_inputs();
@@ -529,7 +577,11 @@ pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Cas
                     src.fill(&mut buf)?;
                     for t in buf.chunks_exact_mut(3) {
                         if src.chance(1, 8)? {
-                            let v = src.int_in(i64::from(Q) - 3, (1 << 24) - 1)? as u32;
+                            let v = if src.chance(1, 2)? {
+                                src.int_in(i64::from(Q) - 2, i64::from(Q) + 2)? as u32
+                            } else {
+                                src.int_in(i64::from(Q) - 3, (1 << 24) - 1)? as u32
+                            };
                             t.copy_from_slice(&v.to_le_bytes()[..3]);
                         }
                     }

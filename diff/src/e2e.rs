@@ -149,8 +149,10 @@ pub fn generate(
             );
         }
         _ => {
+            // If the reference itself cannot sign (a faulty kernel), verify an all-zero
+            // signature instead: the sign checks report the fault.
             let mut sig = sign(p, &sk, &case.msg, &case.ctx, &case.rnd)
-                .expect("context is at most 255 bytes");
+                .unwrap_or_else(|_| vec![0; p.sig_bytes()]);
             let mut pk = pk;
             let m = if edge {
                 index

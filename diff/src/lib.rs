@@ -10,6 +10,7 @@
 //! * [`rng`]: the workspace's getrandom provider, scripting the C code's randomness.
 
 pub mod check;
+pub mod corpus;
 pub mod e2e;
 pub mod oracle;
 pub mod pqclean;
@@ -20,25 +21,34 @@ pub mod source;
 pub use check::{Case, Check};
 pub use oracle::{Oracle, Output};
 
-/// Replays raw fuzz bytes for `check` through every available implementation and panics
-/// (with the report) on any disagreement. What each fuzz target calls. Inputs too short to
-/// decode return `false` (reject them).
+/// The implementations a fuzz target compares: every one available here, after proving the
+/// C code's randomness can be scripted (panics with instructions otherwise). Call once.
+pub fn fuzz_oracles() -> Vec<Box<dyn Oracle>> {
+    if let Err(e) = rng::require_scripting() {
+        panic!("{e}");
+    }
+    oracle::available()
+}
+
+/// What every fuzz target does with its bytes: decode them into an input for `check` (the
+/// same decoding `mldsa-diff replay` applies to a fuzz artifact), run every implementation,
+/// and panic with the details on any disagreement. Returns `false` for bytes too short to
+/// decode, which the target rejects.
 pub fn fuzz_one(check: Check, data: &[u8], oracles: &[Box<dyn Oracle>]) -> bool {
-    let Ok(case) = check::generate(check, usize::MAX, &mut source::ByteSource::new(data)) else {
+    let Ok(case) = check::generate(check, check::FUZZ, &mut source::ByteSource::new(data)) else {
         return false;
     };
-    let rows = runner::replay(check, &case, oracles).unwrap_or_else(|e| panic!("{e}"));
-    for r in &rows {
+    for r in runner::compare_all(check, &case, oracles) {
         if let Some(d) = &r.difference {
             panic!(
-                "{}: {} disagrees with the reference at {} index {}: {} vs {}\ninput: {}",
+                "{}: {} disagrees at {} index {}: expected {} got {}\nreplay: mldsa-diff replay --check {} <this input>",
                 check.name(),
                 r.implementation,
                 d.field,
                 d.index,
                 d.reference,
                 d.other,
-                serde_json::to_string(&case).unwrap_or_default()
+                check.name()
             );
         }
     }

@@ -36,7 +36,7 @@ pub trait Source {
 }
 
 /// A seeded ChaCha20 stream: never exhausted.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct RngSource(ChaCha20Rng);
 
 impl RngSource {
@@ -101,6 +101,45 @@ impl Source for ByteSource<'_> {
     }
     fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
         out.copy_from_slice(self.take(out.len())?);
+        Ok(())
+    }
+}
+
+/// Wraps a source and records every choice as the bytes [`ByteSource`] decodes back to the
+/// same choice: how `mldsa-diff corpus` turns generated cases into fuzz seed inputs.
+#[derive(Debug)]
+pub struct RecordingSource<S> {
+    inner: S,
+    /// The bytes recorded so far.
+    pub bytes: Vec<u8>,
+}
+
+impl<S: Source> RecordingSource<S> {
+    /// Records the choices `inner` makes.
+    pub fn new(inner: S) -> Self {
+        RecordingSource {
+            inner,
+            bytes: Vec::new(),
+        }
+    }
+    /// The wrapped source and the recorded bytes.
+    pub fn into_parts(self) -> (S, Vec<u8>) {
+        (self.inner, self.bytes)
+    }
+}
+
+impl<S: Source> Source for RecordingSource<S> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+        let v = self.inner.int_in(lo, hi)?;
+        let span = (hi - lo) as u64;
+        let n = ((64 - span.leading_zeros()) as usize).div_ceil(8).max(1);
+        self.bytes
+            .extend_from_slice(&((v - lo) as u64).to_le_bytes()[..n]);
+        Ok(v)
+    }
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+        self.inner.fill(out)?;
+        self.bytes.extend_from_slice(out);
         Ok(())
     }
 }

@@ -200,8 +200,8 @@ pub fn keygen(dir: &Path, backend: BackendKind) -> Result<Tally, String> {
 fn typed_sign<P: ParameterSet>(sk: &[u8], input: &Input, rnd: &[u8; 32]) -> Result<Vec<u8>, Error> {
     let key = mldsa::SigningKey::<P>::from_expanded_bytes(sk)?;
     let sig = match input {
-        Input::MPrime(m) => key.sign_internal(m, rnd),
-        Input::Mu(mu) => key.sign_mu(mu, rnd),
+        Input::MPrime(m) => key.sign_internal(m, rnd)?,
+        Input::Mu(mu) => key.sign_mu(mu, rnd)?,
         Input::Pure { msg, ctx } => key.sign_with_rnd(msg, ctx, rnd)?,
         Input::PreHash { msg, ctx, ph } => key.sign_prehash_with_rnd(*ph, msg, ctx, rnd)?,
     };

@@ -241,7 +241,7 @@ impl<P: ParameterSet> SigningKey<P> {
     }
 
     /// Sign_internal from mu with explicit rnd (external mu).
-    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
+    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
         let mut sig = P::SignatureBytes::zeroed();
         raw::sign_mu(
             backend(),
@@ -250,16 +250,15 @@ impl<P: ParameterSet> SigningKey<P> {
             mu,
             rnd,
             sig.as_mut(),
-        )
-        .expect("the key was validated when it was created");
-        Signature {
+        )?;
+        Ok(Signature {
             bytes: sig,
             _p: PhantomData,
-        }
+        })
     }
 
     /// ML-DSA.Sign_internal (Alg. 7) on M' with explicit rnd.
-    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
+    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
         self.sign_mu(&scheme::compute_mu(Portable, &self.vk.tr, &[m_prime]), rnd)
     }
 
@@ -270,7 +269,7 @@ impl<P: ParameterSet> SigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
-        Ok(self.sign_mu(&self.vk.compute_mu(msg, ctx)?, rnd))
+        self.sign_mu(&self.vk.compute_mu(msg, ctx)?, rnd)
     }
 
     /// ML-DSA.Sign, hedged: rnd from `rng`.
@@ -283,7 +282,7 @@ impl<P: ParameterSet> SigningKey<P> {
         let mu = self.vk.compute_mu(msg, ctx)?;
         let mut rnd = Zeroizing::new([0u8; 32]);
         rng.try_fill_bytes(&mut rnd[..]).map_err(|_| Error::Rng)?;
-        Ok(self.sign_mu(&mu, &rnd))
+        self.sign_mu(&mu, &rnd)
     }
 
     /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
@@ -324,7 +323,7 @@ impl<P: ParameterSet> SigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
-        Ok(self.sign_mu(&self.vk.compute_mu_prehashed(ph, digest, ctx)?, rnd))
+        self.sign_mu(&self.vk.compute_mu_prehashed(ph, digest, ctx)?, rnd)
     }
 }
 

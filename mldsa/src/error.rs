@@ -65,6 +65,10 @@ pub enum Error {
     UnknownBackend,
     /// The random number generator failed.
     Rng,
+    /// Signing rejected [`crate::MAX_SIGNING_ATTEMPTS`] candidate signatures in a row. With
+    /// correct arithmetic this happens with probability below 2^-256 (FIPS 204 Appendix C);
+    /// in practice it means a faulty kernel.
+    SigningAttemptsExhausted,
 }
 
 impl core::fmt::Display for Error {
@@ -97,6 +101,9 @@ impl core::fmt::Display for Error {
                 f.write_str("unknown backend name (expected portable, avx2 or neon)")
             }
             Error::Rng => f.write_str("random number generator failure"),
+            Error::SigningAttemptsExhausted => {
+                f.write_str("signing loop limit reached (a faulty kernel?)")
+            }
         }
     }
 }

@@ -41,4 +41,5 @@ pub use params::{
     ML_DSA_44, ML_DSA_65, ML_DSA_87, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Params,
 };
 pub use prehash::PreHash;
+pub use scheme::MAX_SIGNING_ATTEMPTS;
 pub use signature;

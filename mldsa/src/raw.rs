@@ -53,9 +53,8 @@ pub fn sign_internal(
     with_backend!(any, |b| {
         let parts = scheme::unpack_sk(b, p, sk)?;
         let mu = scheme::compute_mu(b, &parts.tr, m_prime);
-        scheme::sign_mu(b, p, &parts, &mu, rnd, sig);
-    });
-    Ok(())
+        scheme::sign_mu(b, p, &parts, &mu, rnd, sig)
+    })
 }
 
 /// Sign_internal given mu directly (the "external mu" interface).
@@ -71,9 +70,8 @@ pub fn sign_mu(
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
     with_backend!(any, |b| {
         let parts = scheme::unpack_sk(b, p, sk)?;
-        scheme::sign_mu(b, p, &parts, mu, rnd, sig);
-    });
-    Ok(())
+        scheme::sign_mu(b, p, &parts, mu, rnd, sig)
+    })
 }
 
 /// ML-DSA.Verify_internal(pk, M', sigma) (FIPS 204 Alg. 8): `Ok(())` iff valid.

@@ -10,6 +10,12 @@ use crate::poly::Poly;
 use crate::sample::{Matrix, expand_a, expand_mask, expand_s, sample_in_ball};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
+/// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
+/// lower than 814 attempts (821 after the 2026 errata), at which the probability of reaching
+/// it is about 2^-256 or less. The cap also keeps the 16-bit nonce kappa from wrapping
+/// (1000 * l < 2^16).
+pub const MAX_SIGNING_ATTEMPTS: u16 = 1000;
+
 /// Largest w1Encode output: 8 polynomials of 192 bytes.
 const W1_MAX_BYTES: usize = K_MAX * 192;
 
@@ -268,7 +274,7 @@ pub(crate) fn sign_mu<B: Backend>(
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
-) {
+) -> Result<(), Error> {
     let kb = Checked(b);
     let (k, l) = (p.k, p.l);
     let g2 = p.gamma2;
@@ -298,7 +304,7 @@ pub(crate) fn sign_mu<B: Backend>(
     let w1b = g2.poly_w1_bytes();
     let mut kappa: u16 = 0;
 
-    'attempt: loop {
+    'attempt: for _ in 0..MAX_SIGNING_ATTEMPTS {
         // Lines 11-13: y, w = NTT^-1(A-hat * NTT(y)), w1 = HighBits(w).
         expand_mask(b, p, &rhopp, kappa, &mut y[..l]);
         kappa = kappa.wrapping_add(l as u16);
@@ -354,8 +360,9 @@ pub(crate) fn sign_mu<B: Backend>(
             continue 'attempt;
         }
         pack_sig(b, p, &ctilde[..cb], &z[..l], &h[..k], sig);
-        return;
+        return Ok(());
     }
+    Err(Error::SigningAttemptsExhausted)
 }
 
 /// ML-DSA.Verify_internal (FIPS 204 Alg. 8) from mu. `Ok(())` iff the signature verifies.

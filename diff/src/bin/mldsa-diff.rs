@@ -56,9 +56,50 @@ enum Command {
         /// The check a raw fuzz input belongs to (default: a directory name in its path).
         #[arg(long)]
         check: Option<String>,
+        /// Also write a mismatch report (JSON) for the first difference found.
+        #[arg(long)]
+        report_out: Option<PathBuf>,
     },
     /// Name every check with its contract, and the implementations available here.
-    List,
+    List {
+        /// Print only the check names, one per line.
+        #[arg(long)]
+        names: bool,
+    },
+    /// Write fuzz seed corpora: each check's edge cases and COUNT random valid inputs, as the
+    /// bytes the fuzz targets decode, into OUT/<check>/.
+    Corpus {
+        /// Output directory (fuzz/corpus for cargo fuzz).
+        #[arg(long, default_value = "fuzz/corpus")]
+        out: PathBuf,
+        /// Random inputs per check, besides the edge cases.
+        #[arg(long, default_value_t = 300)]
+        count: usize,
+        /// Seed of the random inputs.
+        #[arg(long, default_value_t = 20_260_101)]
+        seed: u64,
+        /// Only these checks (names or prefixes).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+    },
+    /// Turn a (minimised) failing fuzz input into a regression file under
+    /// DIR/<check>/, which `cargo test` then replays on every architecture.
+    Promote {
+        /// The fuzz artifact.
+        artifact: PathBuf,
+        /// Its check (default: a directory name in its path).
+        #[arg(long)]
+        check: Option<String>,
+        /// The regressions directory.
+        #[arg(long, default_value = "fuzz/regressions")]
+        dir: PathBuf,
+    },
+    /// Print the planted bug a check's fuzz target is measured against (see scripts/fuzz.sh).
+    #[command(hide = true)]
+    PlantedBug {
+        /// Check name.
+        check: String,
+    },
 }
 
 fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
@@ -107,7 +148,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::List => {
+        Command::List { names: true } => {
+            Check::all().iter().for_each(|c| println!("{}", c.name()));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List { names: false } => {
             let names: Vec<String> = oracle::available().iter().map(|o| o.name()).collect();
             println!(
                 "implementations on this machine ({}): {}",
@@ -210,7 +255,58 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
-        Command::Replay { files, check } => {
+        Command::PlantedBug { check } => {
+            let c =
+                Check::from_name(&check).ok_or_else(|| format!("no check is named {check:?}"))?;
+            println!("{}", c.planted_bug());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Corpus {
+            out,
+            count,
+            seed,
+            only,
+        } => {
+            let mut total = 0;
+            for c in Check::all()
+                .into_iter()
+                .filter(|c| only.is_empty() || only.iter().any(|p| c.name().starts_with(p)))
+            {
+                let dir = out.join(c.name());
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                for (i, bytes) in mldsa_diff::corpus::seeds(c, count, seed)
+                    .into_iter()
+                    .enumerate()
+                {
+                    let path = dir.join(format!("seed-{i:04}"));
+                    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                    total += 1;
+                }
+            }
+            println!("wrote {total} seed inputs under {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Promote {
+            artifact,
+            check,
+            dir,
+        } => {
+            let (c, _) = runner::load_replay(&artifact, check.as_deref())?;
+            let bytes =
+                std::fs::read(&artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
+            let path = mldsa_diff::corpus::promote(&dir, c, &bytes)?;
+            println!(
+                "regression {} (check {}): `cargo test -p mldsa-diff --test regressions` replays it",
+                path.display(),
+                c.name()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay {
+            files,
+            check,
+            report_out,
+        } => {
             if files.is_empty() {
                 return Err("name at least one report or fuzz input".into());
             }
@@ -233,6 +329,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         }
                         (Some(_), None) => println!("  {:<10} agrees", r.implementation),
                         (Some(out), Some(d)) => {
+                            if let (Some(path), false) = (&report_out, any_diff) {
+                                let r = mldsa_diff::corpus::replay_report(
+                                    c,
+                                    &case,
+                                    &reference,
+                                    &r.implementation,
+                                    out,
+                                    d,
+                                    f,
+                                );
+                                std::fs::write(
+                                    path,
+                                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?,
+                                )
+                                .map_err(|e| format!("{}: {e}", path.display()))?;
+                                println!("  report written to {}", path.display());
+                            }
                             any_diff = true;
                             println!(
                                 "  {:<10} DIFFERS at {} index {}: reference {} vs {}",

@@ -10,7 +10,21 @@
 //! so calling its kernels is safe.
 
 pub mod contract;
+#[cfg(feature = "planted-bugs")]
+mod planted;
 pub mod portable;
+
+/// A planted bug site: with feature `planted-bugs` and `MLDSA_PLANTED_BUG=$kernel`, applies
+/// `$fault` when `$cond` holds. Expands to nothing otherwise.
+macro_rules! planted_bug {
+    ($kernel:literal, $cond:expr, $fault:expr) => {
+        #[cfg(feature = "planted-bugs")]
+        if crate::backend::planted::active($kernel) && $cond {
+            $fault;
+        }
+    };
+}
+pub(crate) use planted_bug;
 
 use crate::error::{Error, HintError};
 use crate::params::{Eta, Gamma1, Gamma2, N};

@@ -3,7 +3,7 @@
 //! Montgomery multiplication (R = 2^32); secret-dependent code has no secret-dependent
 //! branches or table indices.
 
-use super::Backend;
+use super::{Backend, planted_bug};
 use crate::error::HintError;
 use crate::params::{D, Eta, Gamma1, Gamma2, N, Q};
 use crate::poly::Poly;
@@ -201,6 +201,7 @@ pub(crate) fn pack_hint(out: &mut [u8], h: &[Poly], omega: usize) {
         }
         out[omega + i] = index as u8;
     }
+    planted_bug!("pack_hint", out[0] == 17, out[0] = 18);
 }
 
 pub(crate) fn unpack_hint(h: &mut [Poly], buf: &[u8], omega: usize) -> Result<(), HintError> {
@@ -225,7 +226,15 @@ pub(crate) fn unpack_hint(h: &mut [Poly], buf: &[u8], omega: usize) -> Result<()
             index += 1;
         }
     }
-    if buf[index..omega].iter().any(|&b| b != 0) {
+    #[allow(unused_mut)]
+    let mut padding = &buf[index..omega];
+    // Planted: a non-zero byte in the last padding slot is not noticed.
+    planted_bug!(
+        "unpack_hint",
+        !padding.is_empty(),
+        padding = &padding[..padding.len() - 1]
+    );
+    if padding.iter().any(|&b| b != 0) {
         return Err(HintError::NonZeroPadding);
     }
     Ok(())
@@ -255,6 +264,7 @@ impl Backend for Portable {
             }
             len >>= 1;
         }
+        planted_bug!("ntt", a[3] & 63 == 17, a[3] += 1);
     }
 
     fn invntt_tomont(self, a: &mut Poly) {
@@ -280,12 +290,23 @@ impl Backend for Portable {
         for x in a.iter_mut() {
             *x = montgomery_reduce(INVNTT_F * i64::from(*x));
         }
+        planted_bug!("invntt_tomont", a[3] & 63 == 17, a[3] += 1);
+    }
+
+    fn keccak_f1600(self, state: &mut [u64; 25]) {
+        keccak::f1600(state);
+        planted_bug!("keccak", state[3] & 63 == 17, state[3] ^= 1);
     }
 
     fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly) {
         for i in 0..N {
             c.coeffs[i] = montgomery_reduce(i64::from(a.coeffs[i]) * i64::from(b.coeffs[i]));
         }
+        planted_bug!(
+            "pointwise_montgomery",
+            c.coeffs[3] & 63 == 17,
+            c.coeffs[3] += 1
+        );
     }
 
     fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
@@ -296,14 +317,21 @@ impl Backend for Portable {
                 .map(|(x, y)| montgomery_reduce(i64::from(x.coeffs[i]) * i64::from(y.coeffs[i])))
                 .sum();
         }
+        planted_bug!(
+            "pointwise_acc_montgomery",
+            c.coeffs[3] & 63 == 17,
+            c.coeffs[3] += 1
+        );
     }
 
     fn reduce(self, a: &mut Poly) {
         a.coeffs.iter_mut().for_each(|x| *x = reduce32(*x));
+        planted_bug!("reduce", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
     fn caddq(self, a: &mut Poly) {
         a.coeffs.iter_mut().for_each(|x| *x = caddq(*x));
+        planted_bug!("caddq", a.coeffs[3] & 63 == 17, a.coeffs[3] -= 1);
     }
 
     fn add(self, a: &mut Poly, b: &Poly) {
@@ -311,6 +339,7 @@ impl Backend for Portable {
             .iter_mut()
             .zip(&b.coeffs)
             .for_each(|(x, y)| *x += y);
+        planted_bug!("add", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
     fn sub(self, a: &mut Poly, b: &Poly) {
@@ -318,21 +347,30 @@ impl Backend for Portable {
             .iter_mut()
             .zip(&b.coeffs)
             .for_each(|(x, y)| *x -= y);
+        planted_bug!("sub", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
     fn shiftl(self, a: &mut Poly) {
         a.coeffs.iter_mut().for_each(|x| *x <<= D);
+        planted_bug!("shiftl", (a.coeffs[3] >> D) & 63 == 17, a.coeffs[3] += 1);
     }
 
     fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly) {
         for i in 0..N {
             (t1.coeffs[i], t0.coeffs[i]) = power2round(a.coeffs[i]);
         }
+        planted_bug!("power2round", t1.coeffs[3] & 63 == 17, t1.coeffs[3] ^= 1);
     }
 
     fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
         for i in 0..N {
             (a1.coeffs[i], a0.coeffs[i]) = decompose(g, a.coeffs[i]);
+            // Planted: the wrap-around corner r0 = -gamma2 comes out as +gamma2.
+            planted_bug!(
+                "decompose",
+                a0.coeffs[i] == -g.value(),
+                a0.coeffs[i] = g.value()
+            );
         }
     }
 
@@ -340,6 +378,12 @@ impl Backend for Portable {
         let mut n = 0;
         for i in 0..N {
             h.coeffs[i] = make_hint(g, a0.coeffs[i], a1.coeffs[i]);
+            // Planted: the a0 = -gamma2, a1 != 0 clause is forgotten.
+            planted_bug!(
+                "make_hint",
+                a0.coeffs[i] == -g.value() && a1.coeffs[i] != 0,
+                h.coeffs[i] = 0
+            );
             n += h.coeffs[i] as usize;
         }
         n
@@ -348,6 +392,12 @@ impl Backend for Portable {
     fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
         for i in 0..N {
             out.coeffs[i] = use_hint(g, a.coeffs[i], h.coeffs[i]);
+            // Planted: r0 = 0 treated as positive (the PQClean AVX2 behaviour).
+            planted_bug!(
+                "use_hint",
+                h.coeffs[i] == 1 && decompose(g, a.coeffs[i]).1 == 0,
+                out.coeffs[i] = (decompose(g, a.coeffs[i]).0 + 1) % g.m()
+            );
         }
     }
 
@@ -358,6 +408,8 @@ impl Backend for Portable {
             let sign = x >> 31;
             let abs = (x ^ sign) - sign;
             bad |= (bound - 1 - abs) >> 31;
+            // Planted: off by one, |a| = bound passes.
+            planted_bug!("chknorm", abs == bound, bad = 0);
         }
         bad != 0
     }
@@ -370,7 +422,11 @@ impl Backend for Portable {
                 break;
             }
             let t = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2] & 0x7f) << 16;
-            if t < Q as u32 {
+            #[allow(unused_mut)]
+            let mut accept = t < Q as u32;
+            // Planted: q itself is accepted.
+            planted_bug!("rej_uniform", t == Q as u32, accept = true);
+            if accept {
                 out[n] = t as i32;
                 n += 1;
             }
@@ -382,11 +438,17 @@ impl Backend for Portable {
         // CoeffFromHalfByte (FIPS 204 Alg. 15): low nibble first. For eta = 2 a nibble b < 15
         // maps to 2 - (b mod 5), computed as b - 5 * floor(205 b / 1024) (exact for b < 15).
         let mut n = 0;
-        for &byte in buf {
+        for (_pos, &byte) in buf.iter().enumerate() {
             for nib in [i32::from(byte & 0x0f), i32::from(byte >> 4)] {
                 if n == out.len() {
                     return n;
                 }
+                // Planted: nibble 15 of byte 3 is accepted as 2 (eta = 2) or 4 - 15 (eta = 4).
+                planted_bug!("rej_eta", _pos == 3 && nib == 15, {
+                    out[n] = eta.value() - (nib % (2 * eta.value() + 1));
+                    n += 1;
+                    continue;
+                });
                 match eta {
                     Eta::Two if nib < 15 => {
                         out[n] = 2 - (nib - 5 * ((205 * nib) >> 10));
@@ -405,22 +467,27 @@ impl Backend for Portable {
 
     fn pack_t1(self, out: &mut [u8], a: &Poly) {
         pack_bits(out, 10, |i| a.coeffs[i] as u32);
+        planted_bug!("pack_t1", out[3] & 63 == 17, out[3] ^= 1);
     }
 
     fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, 10, |i, v| a.coeffs[i] = v as i32);
+        planted_bug!("unpack_t1", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
     fn pack_t0(self, out: &mut [u8], a: &Poly) {
         pack_bits(out, 13, |i| ((1 << (D - 1)) - a.coeffs[i]) as u32);
+        planted_bug!("pack_t0", out[3] & 63 == 17, out[3] ^= 1);
     }
 
     fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, 13, |i, v| a.coeffs[i] = (1 << (D - 1)) - v as i32);
+        planted_bug!("unpack_t0", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
     fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
         pack_bits(out, eta.bits(), |i| (eta.value() - a.coeffs[i]) as u32);
+        planted_bug!("pack_eta", out[3] & 63 == 17, out[3] ^= 1);
     }
 
     fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
@@ -429,21 +496,34 @@ impl Backend for Portable {
         unpack_bits(buf, eta.bits(), |i, v| {
             let v = v as i32;
             bad |= 2 * eta.value() - v;
+            // Planted: the range check lets 2 eta + 1 through.
+            #[cfg(feature = "planted-bugs")]
+            if crate::backend::planted::active("unpack_eta_range") && v == 2 * eta.value() + 1 {
+                bad &= i32::MAX;
+            }
             a.coeffs[i] = eta.value() - v;
         });
+        planted_bug!(
+            "unpack_eta",
+            a.coeffs[3] == 1 && a.coeffs[4] == -1,
+            a.coeffs[3] = -1
+        );
         bad >= 0
     }
 
     fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
         pack_bits(out, g.z_bits(), |i| (g.value() - a.coeffs[i]) as u32);
+        planted_bug!("pack_z", out[3] & 63 == 17, out[3] ^= 1);
     }
 
     fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, g.z_bits(), |i, v| a.coeffs[i] = g.value() - v as i32);
+        planted_bug!("unpack_z", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
     fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
         pack_bits(out, g.w1_bits(), |i| a.coeffs[i] as u32);
+        planted_bug!("pack_w1", out[3] & 15 == 9, out[3] ^= 1);
     }
 }
 

@@ -1,0 +1,2 @@
+#![no_main]
+mldsa_fuzz::target!("poly_uniform_gamma1_17");

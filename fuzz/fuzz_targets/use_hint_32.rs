@@ -1,0 +1,2 @@
+#![no_main]
+mldsa_fuzz::target!("use_hint_32");

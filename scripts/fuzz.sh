@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Coverage-guided differential fuzzing: what the nightly job runs.
+#
+#   scripts/fuzz.sh [--minutes-per-target M | --seconds-per-target S] [--jobs N] [TARGET...]
+#   scripts/fuzz.sh --planted [--seconds-per-target S] [TARGET...]
+#
+# Builds every target (or those named) with the nightly toolchain under AddressSanitizer
+# with debug assertions, seeds missing corpora with `mldsa-diff corpus`, runs each target for
+# its budget on all cores (libFuzzer fork mode, new coverage merged into fuzz/corpus/<t>),
+# and on a failure minimises the input, writes the mldsa-diff mismatch report next to it and
+# prints the replay command. The last lines summarise each target: execs, exec/s, corpus
+# size, coverage, crashes. Exit status 1 if any target failed.
+#
+# --planted builds with the never-default feature planted-bugs and runs each target with
+# MLDSA_PLANTED_BUG set to the kernel its check covers (`mldsa-diff planted-bug <t>`): each
+# target must then find a mismatch; the summary gives the time to detect.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+seconds=60
+jobs=$(nproc)
+planted=0
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --minutes-per-target) seconds=$(( $2 * 60 )); shift 2 ;;
+        --seconds-per-target) seconds=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        --planted) planted=1; shift ;;
+        -h|--help) sed -n 2,18p "$0"; exit 0 ;;
+        -*) echo "unknown option $1" >&2; exit 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+
+# cargo fuzz sets RUSTFLAGS, which replaces .cargo/config.toml's: pass the getrandom cfg here.
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
+cargo +nightly fuzz --version >/dev/null 2>&1 || { echo "cargo-fuzz is missing: cargo install cargo-fuzz" >&2; exit 2; }
+
+cargo build -q --release -p mldsa-diff
+diff_bin="$root/target/release/mldsa-diff"
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <("$diff_bin" list --names)
+fi
+
+features=()
+[ "$planted" = 1 ] && features=(--features planted-bugs)
+fuzz_flags=(-O --debug-assertions "${features[@]}")
+
+echo "== building ${#targets[@]} fuzz targets"
+(cd fuzz && cargo +nightly fuzz build "${fuzz_flags[@]}" "${targets[@]/#/}" 2>&1 | tail -1) || \
+    (cd fuzz && cargo +nightly fuzz build "${fuzz_flags[@]}")
+
+summary=()
+failed=0
+for t in "${targets[@]}"; do
+    corpus="fuzz/corpus/$t"
+    if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus" 2>/dev/null)" ]; then
+        "$diff_bin" corpus --out fuzz/corpus --only "$t" --count 300 >/dev/null
+    fi
+    log=$(mktemp)
+    start=$(date +%s.%N)
+    if [ "$planted" = 1 ]; then
+        bug=$("$diff_bin" planted-bug "$t")
+        set +e
+        (cd fuzz && MLDSA_PLANTED_BUG=$bug cargo +nightly fuzz run "${fuzz_flags[@]}" "$t" \
+            -- -max_total_time="$seconds" -max_len=65536 -timeout=20 -print_final_stats=1 \
+               -artifact_prefix="$root/target/planted-artifacts/$t-" >"$log" 2>&1)
+        rc=$?
+        set -e
+        mkdir -p target/planted-artifacts
+        secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+        found=$(grep -c "disagrees at" "$log" || true)
+        if [ "$rc" != 0 ] && [ "$found" != 0 ]; then
+            summary+=("$(printf '%-26s %-26s detected in %6ss' "$t" "$bug" "$secs")")
+        else
+            summary+=("$(printf '%-26s %-26s NOT DETECTED in %ss' "$t" "$bug" "$secs")")
+            failed=1
+        fi
+        rm -f "$log"
+        continue
+    fi
+    set +e
+    (cd fuzz && cargo +nightly fuzz run "${fuzz_flags[@]}" "$t" "corpus/$t" \
+        -- -max_total_time="$seconds" -fork="$jobs" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+           -print_final_stats=1 >"$log" 2>&1)
+    rc=$?
+    set -e
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+    execs=$(echo "$last" | sed -E 's/^#([0-9]+).*/\1/')
+    execs_per_sec=$(echo "$last" | grep -oE 'exec/s:? [0-9]+' | grep -oE '[0-9]+' || echo 0)
+    cov=$(echo "$last" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || echo 0)
+    size=$(ls "$corpus" | wc -l)
+    crashes=$(ls fuzz/artifacts/"$t" 2>/dev/null | grep -vc -e '^minimized' -e '\.report\.json$' || true)
+    if [ "$rc" != 0 ]; then
+        failed=1
+        artifact=$(ls -t fuzz/artifacts/"$t"/crash-* fuzz/artifacts/"$t"/timeout-* fuzz/artifacts/"$t"/oom-* 2>/dev/null | head -1 || true)
+        echo "== $t FAILED (exit $rc); last lines of its log:"
+        tail -25 "$log"
+        if [ -n "$artifact" ]; then
+            (cd fuzz && cargo +nightly fuzz tmin "${fuzz_flags[@]}" "$t" "../$artifact" -- -runs=2000 >/dev/null 2>&1) || true
+            min=$(ls -t fuzz/artifacts/"$t"/minimized-from-* 2>/dev/null | head -1 || true)
+            input=${min:-$artifact}
+            "$diff_bin" replay --check "$t" "$input" --report-out "$input.report.json" || true
+            echo "== reproduce on any machine: cargo run --release -p mldsa-diff -- replay --check $t $input"
+            echo "== keep it as a regression:  scripts/promote-crash.sh $input"
+        fi
+    fi
+    rm -f "$log"
+    summary+=("$(printf '%-26s %12s %9s %8s %8s %8s' "$t" "${execs:-0}" "${execs_per_sec:-0}" "$size" "$cov" "$crashes")")
+done
+
+echo
+if [ "$planted" = 1 ]; then
+    printf '%-26s %-26s %s\n' target planted-bug time-to-detect
+else
+    printf '%-26s %12s %9s %8s %8s %8s\n' target execs exec/s corpus cov crashes
+fi
+printf '%s\n' "${summary[@]}"
+exit "$failed"
