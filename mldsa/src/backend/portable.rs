@@ -438,6 +438,7 @@ impl Backend for Portable {
         // CoeffFromHalfByte (FIPS 204 Alg. 15): low nibble first. For eta = 2 a nibble b < 15
         // maps to 2 - (b mod 5), computed as b - 5 * floor(205 b / 1024) (exact for b < 15).
         let mut n = 0;
+        #[allow(clippy::unused_enumerate_index)] // the index is used only by a planted bug
         for (_pos, &byte) in buf.iter().enumerate() {
             for nib in [i32::from(byte & 0x0f), i32::from(byte >> 4)] {
                 if n == out.len() {
