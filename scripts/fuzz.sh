@@ -49,8 +49,11 @@ features=()
 fuzz_flags=(-O --debug-assertions "${features[@]}")
 
 echo "== building ${#targets[@]} fuzz targets"
-(cd fuzz && cargo +nightly fuzz build "${fuzz_flags[@]}" "${targets[@]/#/}" 2>&1 | tail -1) || \
+if [ ${#targets[@]} -eq 1 ]; then
+    (cd fuzz && cargo +nightly fuzz build "${fuzz_flags[@]}" "${targets[0]}")
+else
     (cd fuzz && cargo +nightly fuzz build "${fuzz_flags[@]}")
+fi
 
 summary=()
 failed=0
@@ -71,7 +74,7 @@ for t in "${targets[@]}"; do
         set -e
         mkdir -p target/planted-artifacts
         secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-        found=$(grep -c "disagrees at" "$log" || true)
+        found=$(grep -c -e "disagrees at" -e "contract violated" "$log" || true)
         if [ "$rc" != 0 ] && [ "$found" != 0 ]; then
             summary+=("$(printf '%-26s %-26s detected in %6ss' "$t" "$bug" "$secs")")
         else

@@ -34,6 +34,10 @@ fn every_regression_input_replays_without_disagreement() {
         }
     }
     println!("replayed {replayed} regression inputs");
+    assert!(
+        replayed > 0,
+        "fuzz/regressions holds inputs; none were replayed"
+    );
 }
 
 #[test]

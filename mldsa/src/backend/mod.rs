@@ -9,6 +9,8 @@
 //! A SIMD backend value is a zero-sized token that only CPU feature detection can create,
 //! so calling its kernels is safe.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod contract;
 #[cfg(feature = "planted-bugs")]
 mod planted;
@@ -30,6 +32,8 @@ use crate::error::{Error, HintError};
 use crate::params::{Eta, Gamma1, Gamma2, N};
 use crate::poly::Poly;
 
+#[cfg(target_arch = "x86_64")]
+pub use avx2::Avx2;
 pub use portable::Portable;
 
 /// Which implementation of the kernels to use.
@@ -129,6 +133,9 @@ impl core::fmt::Display for BackendKind {
 pub enum AnyBackend {
     /// The portable backend.
     Portable(Portable),
+    /// The AVX2 backend (x86_64 CPUs with AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
 }
 
 impl AnyBackend {
@@ -136,6 +143,10 @@ impl AnyBackend {
     pub fn new(kind: BackendKind) -> Result<Self, Error> {
         match kind {
             BackendKind::Portable => Ok(AnyBackend::Portable(Portable)),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx2 => Avx2::detect()
+                .map(AnyBackend::Avx2)
+                .ok_or(Error::BackendUnavailable(kind)),
             other => Err(Error::BackendUnavailable(other)),
         }
     }
@@ -144,6 +155,8 @@ impl AnyBackend {
     pub fn kind(self) -> BackendKind {
         match self {
             AnyBackend::Portable(_) => BackendKind::Portable,
+            #[cfg(target_arch = "x86_64")]
+            AnyBackend::Avx2(_) => BackendKind::Avx2,
         }
     }
 }
@@ -154,6 +167,8 @@ macro_rules! with_backend {
     ($any:expr, |$b:ident| $body:expr) => {
         match $any {
             $crate::backend::AnyBackend::Portable($b) => $body,
+            #[cfg(target_arch = "x86_64")]
+            $crate::backend::AnyBackend::Avx2($b) => $b.run(|| $body),
         }
     };
 }
@@ -302,7 +317,10 @@ impl<B: Backend> Checked<B> {
         check!(contract::POINTWISE.output[0], "pointwise_montgomery", c);
     }
     pub(crate) fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
-        debug_assert!(a.len() == b.len() && (1..=7).contains(&a.len()));
+        debug_assert!(
+            a.len() == b.len() && (1..=7).contains(&a.len()),
+            "kernel contract violated"
+        );
         for (x, y) in a.iter().zip(b) {
             check!(
                 contract::POINTWISE_ACC.input[0],
@@ -360,7 +378,11 @@ impl<B: Backend> Checked<B> {
         check!(c.input[1], "make_hint", a1);
         let n = self.0.make_hint(g, h, a0, a1);
         check!(c.output[0], "make_hint", h);
-        debug_assert_eq!(n, h.coeffs.iter().filter(|&&x| x != 0).count());
+        debug_assert_eq!(
+            n,
+            h.coeffs.iter().filter(|&&x| x != 0).count(),
+            "kernel contract violated"
+        );
         n
     }
     pub(crate) fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
@@ -372,19 +394,31 @@ impl<B: Backend> Checked<B> {
     }
     pub(crate) fn chknorm(self, a: &Poly, bound: i32) -> bool {
         check!(contract::CHKNORM.input[0], "chknorm", a);
-        debug_assert!((0..=(crate::params::Q - 1) / 8).contains(&bound));
+        debug_assert!(
+            (0..=(crate::params::Q - 1) / 8).contains(&bound),
+            "kernel contract violated"
+        );
         self.0.chknorm(a, bound)
     }
     pub(crate) fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
-        debug_assert!(out.len() <= N && buf.len() % 3 == 0);
+        debug_assert!(
+            out.len() <= N && buf.len() % 3 == 0,
+            "kernel contract violated"
+        );
         let n = self.0.rej_uniform(out, buf);
-        debug_assert!(n <= out.len() && contract::REJ_UNIFORM.output[0].holds(&out[..n]));
+        debug_assert!(
+            n <= out.len() && contract::REJ_UNIFORM.output[0].holds(&out[..n]),
+            "kernel contract violated"
+        );
         n
     }
     pub(crate) fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
-        debug_assert!(out.len() <= N);
+        debug_assert!(out.len() <= N, "kernel contract violated");
         let n = self.0.rej_eta(eta, out, buf);
-        debug_assert!(n <= out.len() && contract::rej_eta(eta).output[0].holds(&out[..n]));
+        debug_assert!(
+            n <= out.len() && contract::rej_eta(eta).output[0].holds(&out[..n]),
+            "kernel contract violated"
+        );
         n
     }
     pub(crate) fn pack_t1(self, out: &mut [u8], a: &Poly) {
@@ -409,7 +443,11 @@ impl<B: Backend> Checked<B> {
     }
     pub(crate) fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
         let ok = self.0.unpack_eta(eta, a, buf);
-        debug_assert_eq!(ok, contract::pack_eta(eta).input[0].holds(&a.coeffs));
+        debug_assert_eq!(
+            ok,
+            contract::pack_eta(eta).input[0].holds(&a.coeffs),
+            "kernel contract violated"
+        );
         ok
     }
     pub(crate) fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
@@ -425,12 +463,16 @@ impl<B: Backend> Checked<B> {
         self.0.pack_w1(g, out, a);
     }
     pub(crate) fn pack_hint(self, out: &mut [u8], h: &[Poly], omega: usize) {
-        debug_assert!(h.iter().all(|p| contract::HINT_BITS.holds(&p.coeffs)));
+        debug_assert!(
+            h.iter().all(|p| contract::HINT_BITS.holds(&p.coeffs)),
+            "kernel contract violated"
+        );
         debug_assert!(
             h.iter()
                 .map(|p| p.coeffs.iter().filter(|&&x| x != 0).count())
                 .sum::<usize>()
-                <= omega
+                <= omega,
+            "kernel contract violated"
         );
         self.0.pack_hint(out, h, omega);
     }

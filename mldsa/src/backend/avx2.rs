@@ -1,0 +1,672 @@
+//! The x86_64 AVX2 backend. Its token, [`Avx2`], can only be made by [`Avx2::detect`], which
+//! checks the CPU; every kernel is a `#[target_feature(enable = "avx2")]` function, called
+//! from the safe trait methods because the token proves the feature is there.
+//!
+//! NTT-domain polynomials stay in the canonical (FIPS 204 bit-reversed) coefficient order:
+//! the last three NTT layers, which pair coefficients inside one 8-lane vector, run after an
+//! 8x8 transpose so that they too are butterflies between whole vectors.
+//!
+//! Kernels not written here yet (bit packing, rejection sampling, hint packing) are the
+//! portable ones. `rej_eta` must stay free of secret-indexed tables (it samples s1 and s2).
+#![allow(unsafe_code)]
+
+use super::portable::{Portable, ZETAS};
+use super::{Backend, BackendKind};
+use crate::params::{Eta, Gamma1, Gamma2, N, Q};
+use crate::poly::Poly;
+use core::arch::x86_64::*;
+
+/// Proof that this CPU has AVX2. Zero-sized; only [`Avx2::detect`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx2 {
+    _private: (),
+}
+
+impl Avx2 {
+    /// The token, if the CPU supports AVX2 (detected at run time with `std`, or known at
+    /// compile time when built with `-C target-feature=+avx2`).
+    pub fn detect() -> Option<Avx2> {
+        #[cfg(feature = "std")]
+        let has = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(feature = "std"))]
+        let has = cfg!(target_feature = "avx2");
+        has.then_some(Avx2 { _private: () })
+    }
+
+    /// Runs `f` inside a function compiled with AVX2 enabled, so that what the compiler
+    /// inlines into it (the scheme code around the kernels) is compiled for AVX2 too.
+    #[inline]
+    pub fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        #[target_feature(enable = "avx2")]
+        unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: the token exists only if the CPU has AVX2.
+        unsafe { with_avx2(f) }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Keccak-f[1600] x4
+
+/// Rotation offsets r[x + 5y] (FIPS 202 Alg. 2), computed at compile time.
+const RHO: [u32; 25] = {
+    let mut r = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    let mut t = 0;
+    while t < 24 {
+        r[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let nx = y;
+        y = (2 * x + 3 * y) % 5;
+        x = nx;
+        t += 1;
+    }
+    r
+};
+
+/// Round constants (FIPS 202 Alg. 5/6), computed at compile time.
+const RC: [u64; 24] = {
+    let mut rc = [0u64; 24];
+    let mut ir = 0;
+    while ir < 24 {
+        let mut j = 0;
+        while j < 7 {
+            // rc(t) for t = j + 7 ir: the LFSR x^8 + x^6 + x^5 + x^4 + 1.
+            let t = j + 7 * ir;
+            let mut r: u16 = 1;
+            let mut i = 0;
+            while i < t % 255 {
+                r <<= 1;
+                if r & 0x100 != 0 {
+                    r ^= 0x171;
+                }
+                i += 1;
+            }
+            rc[ir] |= ((r & 1) as u64) << ((1 << j) - 1);
+            j += 1;
+        }
+        ir += 1;
+    }
+    rc
+};
+
+#[target_feature(enable = "avx2")]
+fn rotl(x: __m256i, n: u32) -> __m256i {
+    if n == 0 {
+        return x;
+    }
+    let l = _mm_cvtsi32_si128(n as i32);
+    let r = _mm_cvtsi32_si128(64 - n as i32);
+    _mm256_or_si256(_mm256_sll_epi64(x, l), _mm256_srl_epi64(x, r))
+}
+
+#[target_feature(enable = "avx2")]
+fn keccak_x4(states: &mut [u64; 100]) {
+    let mut a = [_mm256_setzero_si256(); 25];
+    for (i, lane) in a.iter_mut().enumerate() {
+        // SAFETY: states[4i..4i+4] is in bounds (i < 25); unaligned load.
+        *lane = unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) };
+    }
+    for rc in RC {
+        // theta
+        let mut c = [_mm256_setzero_si256(); 5];
+        for x in 0..5 {
+            c[x] = _mm256_xor_si256(
+                _mm256_xor_si256(
+                    _mm256_xor_si256(a[x], a[x + 5]),
+                    _mm256_xor_si256(a[x + 10], a[x + 15]),
+                ),
+                a[x + 20],
+            );
+        }
+        for x in 0..5 {
+            let d = _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1));
+            for y in 0..5 {
+                a[x + 5 * y] = _mm256_xor_si256(a[x + 5 * y], d);
+            }
+        }
+        // rho and pi: B[y, 2x + 3y] = rot(A[x, y], r[x, y])
+        let mut b = [_mm256_setzero_si256(); 25];
+        for x in 0..5 {
+            for y in 0..5 {
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], RHO[x + 5 * y]);
+            }
+        }
+        // chi
+        for y in 0..5 {
+            for x in 0..5 {
+                a[x + 5 * y] = _mm256_xor_si256(
+                    b[x + 5 * y],
+                    _mm256_andnot_si256(b[(x + 1) % 5 + 5 * y], b[(x + 2) % 5 + 5 * y]),
+                );
+            }
+        }
+        // iota
+        a[0] = _mm256_xor_si256(a[0], _mm256_set1_epi64x(rc as i64));
+    }
+    for (i, lane) in a.iter().enumerate() {
+        // SAFETY: as for the loads.
+        unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *lane) };
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Arithmetic on 8 lanes
+
+#[target_feature(enable = "avx2")]
+fn load(p: &Poly, i: usize) -> __m256i {
+    // SAFETY: i < 32, so coefficients 8i..8i+8 are in bounds; Poly is 32-byte aligned.
+    unsafe { _mm256_load_si256(p.coeffs.as_ptr().add(8 * i).cast()) }
+}
+
+#[target_feature(enable = "avx2")]
+fn store(p: &mut Poly, i: usize, v: __m256i) {
+    // SAFETY: as for `load`.
+    unsafe { _mm256_store_si256(p.coeffs.as_mut_ptr().add(8 * i).cast(), v) }
+}
+
+/// Lane-wise Montgomery multiplication: a * b * 2^-32 mod q, |result| < q for |a b| < 2^31 q.
+#[target_feature(enable = "avx2")]
+fn montmul(a: __m256i, b: __m256i) -> __m256i {
+    let qinv = _mm256_set1_epi32(super::portable::QINV);
+    let q = _mm256_set1_epi32(Q);
+    let even = _mm256_mul_epi32(a, b);
+    let odd = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    let te = _mm256_mul_epi32(_mm256_mul_epi32(even, qinv), q);
+    let to = _mm256_mul_epi32(_mm256_mul_epi32(odd, qinv), q);
+    let re = _mm256_srli_epi64(_mm256_sub_epi64(even, te), 32);
+    let ro = _mm256_sub_epi64(odd, to);
+    _mm256_blend_epi32(re, ro, 0b1010_1010)
+}
+
+/// Cooley-Tukey butterfly: (a, b) -> (a + z b, a - z b), z b by Montgomery multiplication.
+#[target_feature(enable = "avx2")]
+fn ct(a: &mut __m256i, b: &mut __m256i, z: __m256i) {
+    let t = montmul(z, *b);
+    *b = _mm256_sub_epi32(*a, t);
+    *a = _mm256_add_epi32(*a, t);
+}
+
+/// Gentleman-Sande butterfly: (a, b) -> (a + b, z (a - b)).
+#[target_feature(enable = "avx2")]
+fn gs(a: &mut __m256i, b: &mut __m256i, z: __m256i) {
+    let t = *a;
+    *a = _mm256_add_epi32(t, *b);
+    *b = montmul(z, _mm256_sub_epi32(t, *b));
+}
+
+/// Transposes an 8x8 matrix of 32-bit lanes held in eight vectors.
+#[target_feature(enable = "avx2")]
+fn transpose(r: &mut [__m256i; 8]) {
+    let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+    let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+    let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    let t4 = _mm256_unpacklo_epi32(r[4], r[5]);
+    let t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    let t6 = _mm256_unpacklo_epi32(r[6], r[7]);
+    let t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    let u0 = _mm256_unpacklo_epi64(t0, t2);
+    let u1 = _mm256_unpackhi_epi64(t0, t2);
+    let u2 = _mm256_unpacklo_epi64(t1, t3);
+    let u3 = _mm256_unpackhi_epi64(t1, t3);
+    let u4 = _mm256_unpacklo_epi64(t4, t6);
+    let u5 = _mm256_unpackhi_epi64(t4, t6);
+    let u6 = _mm256_unpacklo_epi64(t5, t7);
+    let u7 = _mm256_unpackhi_epi64(t5, t7);
+    r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
+    r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
+    r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
+    r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
+    r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
+    r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
+    r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
+    r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
+}
+
+/// Per-lane twiddles: lane r gets ZETAS[index(r)], negated for the inverse transform.
+///
+/// After the transpose of 64-coefficient group g, lane r of vector c holds coefficient
+/// 64 g + 8 r + c, so the block a butterfly belongs to is, for the forward transform,
+/// len 4: m = 32 + 8g + r; len 2: m = 64 + 16g + 2r + c/4; len 1: m = 128 + 32g + 4r + c/2;
+/// and for the inverse (which visits twiddles from m = 255 down, block by block)
+/// len 1: m = 255 - (32g + 4r + c/2); len 2: m = 127 - (16g + 2r + c/4); len 4: m = 63 - (8g + r).
+#[target_feature(enable = "avx2")]
+fn lane_zetas(index: impl Fn(usize) -> usize, negate: bool) -> __m256i {
+    let z = |r: usize| {
+        if negate {
+            -ZETAS[index(r)]
+        } else {
+            ZETAS[index(r)]
+        }
+    };
+    _mm256_setr_epi32(z(0), z(1), z(2), z(3), z(4), z(5), z(6), z(7))
+}
+
+#[target_feature(enable = "avx2")]
+fn ntt(p: &mut Poly) {
+    let mut v = [_mm256_setzero_si256(); 32];
+    for (i, x) in v.iter_mut().enumerate() {
+        *x = load(p, i);
+    }
+    // Layers len = 128 .. 8: butterflies between vectors d = len / 8 apart.
+    let mut m = 0;
+    let mut d = 16;
+    while d >= 1 {
+        let mut start = 0;
+        while start < 32 {
+            m += 1;
+            let z = _mm256_set1_epi32(ZETAS[m]);
+            for j in start..start + d {
+                let (lo, hi) = v.split_at_mut(j + d);
+                ct(&mut lo[j], &mut hi[0], z);
+            }
+            start += 2 * d;
+        }
+        d >>= 1;
+    }
+    // Layers len = 4, 2, 1 on each transposed group of 8 vectors.
+    for g in 0..4 {
+        let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
+        transpose(&mut t);
+        let z4 = lane_zetas(|r| 32 + 8 * g + r, false);
+        for c in 0..4 {
+            let (lo, hi) = t.split_at_mut(c + 4);
+            ct(&mut lo[c], &mut hi[0], z4);
+        }
+        for c in [0, 1, 4, 5] {
+            let z2 = lane_zetas(|r| 64 + 16 * g + 2 * r + c / 4, false);
+            let (lo, hi) = t.split_at_mut(c + 2);
+            ct(&mut lo[c], &mut hi[0], z2);
+        }
+        for c in [0, 2, 4, 6] {
+            let z1 = lane_zetas(|r| 128 + 32 * g + 4 * r + c / 2, false);
+            let (lo, hi) = t.split_at_mut(c + 1);
+            ct(&mut lo[c], &mut hi[0], z1);
+        }
+        transpose(&mut t);
+        v[8 * g..8 * g + 8].copy_from_slice(&t);
+    }
+    for (i, x) in v.iter().enumerate() {
+        store(p, i, *x);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn invntt_tomont(p: &mut Poly) {
+    let mut v = [_mm256_setzero_si256(); 32];
+    for (i, x) in v.iter_mut().enumerate() {
+        *x = load(p, i);
+    }
+    // The portable order of twiddles runs m from 255 down; the in-vector layers come first.
+    for g in 0..4 {
+        let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
+        transpose(&mut t);
+        for c in [0, 2, 4, 6] {
+            let z1 = lane_zetas(|r| 255 - (32 * g + 4 * r + c / 2), true);
+            let (lo, hi) = t.split_at_mut(c + 1);
+            gs(&mut lo[c], &mut hi[0], z1);
+        }
+        for c in [0, 1, 4, 5] {
+            let z2 = lane_zetas(|r| 127 - (16 * g + 2 * r + c / 4), true);
+            let (lo, hi) = t.split_at_mut(c + 2);
+            gs(&mut lo[c], &mut hi[0], z2);
+        }
+        let z4 = lane_zetas(|r| 63 - (8 * g + r), true);
+        for c in 0..4 {
+            let (lo, hi) = t.split_at_mut(c + 4);
+            gs(&mut lo[c], &mut hi[0], z4);
+        }
+        transpose(&mut t);
+        v[8 * g..8 * g + 8].copy_from_slice(&t);
+    }
+    // Layers len = 8 .. 128: blocks of 2d vectors; as in the portable code the twiddle
+    // index counts down from 31, block by block, left to right.
+    let mut m = 32;
+    let mut d = 1;
+    while d < 32 {
+        let mut start = 0;
+        let blocks = 32 / (2 * d);
+        let first = m - blocks;
+        for blk in 0..blocks {
+            // Portable visits blocks left to right while m decreases: block b uses m - 1 - b.
+            let z = _mm256_set1_epi32(-ZETAS[m - 1 - blk]);
+            for j in start..start + d {
+                let (lo, hi) = v.split_at_mut(j + d);
+                gs(&mut lo[j], &mut hi[0], z);
+            }
+            start += 2 * d;
+        }
+        m = first;
+        d <<= 1;
+    }
+    let f = _mm256_set1_epi32(INVNTT_F);
+    for (i, x) in v.iter().enumerate() {
+        store(p, i, montmul(f, *x));
+    }
+}
+
+/// 2^64 / 256 mod q, as in the portable inverse NTT.
+const INVNTT_F: i32 = {
+    let q = Q as i64;
+    let mont = (1i64 << 32) % q;
+    // 256^-1 mod q by Fermat: 256^(q-2).
+    let mut inv = 1i64;
+    let mut b = 256i64;
+    let mut e = q - 2;
+    while e > 0 {
+        if e & 1 == 1 {
+            inv = inv * b % q;
+        }
+        b = b * b % q;
+        e >>= 1;
+    }
+    (mont * mont % q * inv % q) as i32
+};
+
+#[target_feature(enable = "avx2")]
+fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
+    for i in 0..N / 8 {
+        store(c, i, montmul(load(a, i), load(b, i)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    for i in 0..N / 8 {
+        let mut acc = _mm256_setzero_si256();
+        for (x, y) in a.iter().zip(b) {
+            acc = _mm256_add_epi32(acc, montmul(load(x, i), load(y, i)));
+        }
+        store(c, i, acc);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn reduce(a: &mut Poly) {
+    let q = _mm256_set1_epi32(Q);
+    let half = _mm256_set1_epi32(1 << 22);
+    for i in 0..N / 8 {
+        let x = load(a, i);
+        let t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
+        store(a, i, _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn caddq(a: &mut Poly) {
+    let q = _mm256_set1_epi32(Q);
+    for i in 0..N / 8 {
+        let x = load(a, i);
+        store(
+            a,
+            i,
+            _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q)),
+        );
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn add(a: &mut Poly, b: &Poly) {
+    for i in 0..N / 8 {
+        store(a, i, _mm256_add_epi32(load(a, i), load(b, i)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn sub(a: &mut Poly, b: &Poly) {
+    for i in 0..N / 8 {
+        store(a, i, _mm256_sub_epi32(load(a, i), load(b, i)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn shiftl(a: &mut Poly) {
+    for i in 0..N / 8 {
+        store(a, i, _mm256_slli_epi32(load(a, i), 13));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn power2round(t1: &mut Poly, t0: &mut Poly, a: &Poly) {
+    let c = _mm256_set1_epi32((1 << 12) - 1);
+    for i in 0..N / 8 {
+        let x = load(a, i);
+        let hi = _mm256_srai_epi32(_mm256_add_epi32(x, c), 13);
+        store(t1, i, hi);
+        store(t0, i, _mm256_sub_epi32(x, _mm256_slli_epi32(hi, 13)));
+    }
+}
+
+/// Decompose on 8 lanes, the same arithmetic as `portable::decompose`.
+#[target_feature(enable = "avx2")]
+fn decompose_vec(g: Gamma2, r: __m256i) -> (__m256i, __m256i) {
+    let g2 = g.value();
+    let x = _mm256_add_epi32(r, _mm256_set1_epi32(g2 - 1));
+    let r1 = match g {
+        Gamma2::QMinus1Over32 => _mm256_srai_epi32(
+            _mm256_add_epi32(
+                _mm256_mullo_epi32(_mm256_srai_epi32(x, 9), _mm256_set1_epi32(1025)),
+                _mm256_set1_epi32(1 << 10),
+            ),
+            20,
+        ),
+        Gamma2::QMinus1Over88 => _mm256_srai_epi32(
+            _mm256_add_epi32(
+                _mm256_mullo_epi32(_mm256_srai_epi32(x, 11), _mm256_set1_epi32(11275)),
+                _mm256_set1_epi32(1 << 12),
+            ),
+            20,
+        ),
+    };
+    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * g2)));
+    let wrap = _mm256_cmpeq_epi32(r1, _mm256_set1_epi32(g.m()));
+    (_mm256_andnot_si256(wrap, r1), _mm256_add_epi32(r0, wrap))
+}
+
+#[target_feature(enable = "avx2")]
+fn decompose(g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
+    for i in 0..N / 8 {
+        let (hi, lo) = decompose_vec(g, load(a, i));
+        store(a1, i, hi);
+        store(a0, i, lo);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn make_hint(g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
+    let g2 = _mm256_set1_epi32(g.value());
+    let ng2 = _mm256_set1_epi32(-g.value());
+    let one = _mm256_set1_epi32(1);
+    let zero = _mm256_setzero_si256();
+    let mut n = 0;
+    for i in 0..N / 8 {
+        let x = load(a0, i);
+        let above = _mm256_cmpgt_epi32(x, g2);
+        let below = _mm256_cmpgt_epi32(ng2, x);
+        let at = _mm256_andnot_si256(
+            _mm256_cmpeq_epi32(load(a1, i), zero),
+            _mm256_cmpeq_epi32(x, ng2),
+        );
+        let mask = _mm256_or_si256(_mm256_or_si256(above, below), at);
+        store(h, i, _mm256_and_si256(mask, one));
+        n += (_mm256_movemask_ps(_mm256_castsi256_ps(mask)) as u32).count_ones() as usize;
+    }
+    n
+}
+
+#[target_feature(enable = "avx2")]
+fn use_hint(g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
+    // FIPS 204 Alg. 40: h = 1 moves r1 up if r0 > 0 and down if r0 <= 0 (including 0).
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi32(1);
+    let m = _mm256_set1_epi32(g.m());
+    for i in 0..N / 8 {
+        let (r1, r0) = decompose_vec(g, load(a, i));
+        let hint = _mm256_cmpeq_epi32(load(h, i), one);
+        let up = _mm256_cmpgt_epi32(r0, zero);
+        // delta = +1 where up, -1 elsewhere; only where the hint is set.
+        let delta = _mm256_and_si256(
+            hint,
+            _mm256_or_si256(
+                _mm256_and_si256(up, one),
+                _mm256_andnot_si256(up, _mm256_set1_epi32(-1)),
+            ),
+        );
+        let mut v = _mm256_add_epi32(r1, delta);
+        // Wrap into [0, m): -1 -> m - 1, m -> 0.
+        v = _mm256_add_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(zero, v), m));
+        v = _mm256_andnot_si256(_mm256_cmpeq_epi32(v, m), v);
+        store(out, i, v);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn chknorm(a: &Poly, bound: i32) -> bool {
+    let b = _mm256_set1_epi32(bound - 1);
+    let mut bad = _mm256_setzero_si256();
+    for i in 0..N / 8 {
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(load(a, i)), b));
+    }
+    _mm256_testz_si256(bad, bad) == 0
+}
+
+/// Calls an AVX2 kernel from a safe method.
+macro_rules! avx2 {
+    ($e:expr) => {
+        // SAFETY: `self` is an `Avx2` token, which exists only on CPUs with AVX2.
+        unsafe { $e }
+    };
+}
+
+impl Backend for Avx2 {
+    const KIND: BackendKind = BackendKind::Avx2;
+
+    fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
+        avx2!(keccak_x4(states))
+    }
+    fn ntt(self, a: &mut Poly) {
+        avx2!(ntt(a))
+    }
+    fn invntt_tomont(self, a: &mut Poly) {
+        avx2!(invntt_tomont(a))
+    }
+    fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly) {
+        avx2!(pointwise(c, a, b))
+    }
+    fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        avx2!(pointwise_acc(c, a, b))
+    }
+    fn reduce(self, a: &mut Poly) {
+        avx2!(reduce(a))
+    }
+    fn caddq(self, a: &mut Poly) {
+        avx2!(caddq(a))
+    }
+    fn add(self, a: &mut Poly, b: &Poly) {
+        avx2!(add(a, b))
+    }
+    fn sub(self, a: &mut Poly, b: &Poly) {
+        avx2!(sub(a, b))
+    }
+    fn shiftl(self, a: &mut Poly) {
+        avx2!(shiftl(a))
+    }
+    fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly) {
+        avx2!(power2round(t1, t0, a))
+    }
+    fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
+        avx2!(decompose(g, a1, a0, a))
+    }
+    fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
+        avx2!(make_hint(g, h, a0, a1))
+    }
+    fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
+        avx2!(use_hint(g, out, a, h))
+    }
+    fn chknorm(self, a: &Poly, bound: i32) -> bool {
+        avx2!(chknorm(a, bound))
+    }
+    // Portable for now: rejection sampling, packing.
+    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
+        Portable.rej_uniform(out, buf)
+    }
+    fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
+        Portable.rej_eta(eta, out, buf)
+    }
+    fn pack_t1(self, out: &mut [u8], a: &Poly) {
+        Portable.pack_t1(out, a)
+    }
+    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_t1(a, buf)
+    }
+    fn pack_t0(self, out: &mut [u8], a: &Poly) {
+        Portable.pack_t0(out, a)
+    }
+    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_t0(a, buf)
+    }
+    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
+        Portable.pack_eta(eta, out, a)
+    }
+    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+        Portable.unpack_eta(eta, a, buf)
+    }
+    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        Portable.pack_z(g, out, a)
+    }
+    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
+        Portable.unpack_z(g, a, buf)
+    }
+    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        Portable.pack_w1(g, out, a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_is_a_transpose() {
+        let Some(_) = Avx2::detect() else { return };
+        // SAFETY: AVX2 detected above.
+        unsafe {
+            let mut p = Poly::ZERO;
+            p.coeffs
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, c)| *c = i as i32);
+            let mut r: [__m256i; 8] = core::array::from_fn(|i| load(&p, i));
+            transpose(&mut r);
+            let mut out = Poly::ZERO;
+            r.iter()
+                .enumerate()
+                .for_each(|(i, v)| store(&mut out, i, *v));
+            for row in 0..8 {
+                for col in 0..8 {
+                    assert_eq!(out.coeffs[8 * row + col], p.coeffs[8 * col + row]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constants_match_portable() {
+        assert_eq!(RHO[1], 1);
+        assert_eq!(RHO[2], 62);
+        assert_eq!(RC[0], 1);
+        assert_eq!(RC[23], 0x8000_0000_8000_8008);
+        let mut s = [0u64; 25];
+        s[0] = 1;
+        let mut x4 = [0u64; 100];
+        x4[0] = 1;
+        if let Some(b) = Avx2::detect() {
+            keccak::f1600(&mut s);
+            b.keccak_f1600_x4(&mut x4);
+            for i in 0..25 {
+                assert_eq!(x4[4 * i], s[i], "lane {i}");
+            }
+        }
+    }
+}
