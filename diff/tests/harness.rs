@@ -271,24 +271,33 @@ fn the_avx2_use_hint_difference_is_asserted_exactly() {
 
 #[test]
 fn fuzz_bytes_decode_or_reject() {
+    use mldsa_diff::check::{FUZZ, generate};
     use mldsa_diff::source::ByteSource;
-    // Too short for a 34-byte seed: rejected, not padded.
-    assert!(
-        mldsa_diff::check::generate(
-            Check::PolyUniform,
-            mldsa_diff::check::FUZZ,
-            &mut ByteSource::new(&[1; 10])
-        )
-        .is_err()
+    // The first byte chooses: 0..=2 one of poly_uniform's three edge cases, 3 a random input.
+    assert_eq!(Check::PolyUniform.edge_cases(), 3);
+    let edge = generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&[1])).unwrap();
+    assert_eq!(edge.bytes, vec![1; 34], "edge case 1");
+    // A random input needs 34 more bytes: fewer are rejected, not padded.
+    let mut short = vec![3u8];
+    short.extend_from_slice(&[9; 33]);
+    assert!(generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&short)).is_err());
+    short.push(9);
+    assert_eq!(
+        generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&short))
+            .unwrap()
+            .bytes,
+        vec![9; 34]
     );
-    let case = mldsa_diff::check::generate(
-        Check::PolyUniform,
-        mldsa_diff::check::FUZZ,
-        &mut ByteSource::new(&[9; 34]),
-    )
-    .unwrap();
-    assert_eq!(case.bytes, vec![9; 34]);
     let oracles = oracle::available();
-    assert!(mldsa_diff::fuzz_one(Check::PolyUniform, &[9; 34], &oracles));
-    assert!(!mldsa_diff::fuzz_one(Check::Ntt, &[1, 2, 3], &oracles));
+    assert!(mldsa_diff::fuzz_one(Check::PolyUniform, &short, &oracles));
+    assert!(!mldsa_diff::fuzz_one(
+        Check::Ntt,
+        &[EDGE_OR_RANDOM_NTT, 2, 3],
+        &oracles
+    ));
+    assert!(!mldsa_diff::fuzz_one(Check::Ntt, &[], &oracles));
 }
+
+/// The byte that selects the random branch for the NTT check (it has
+/// `mldsa_diff::check::EDGE_PATTERNS` edge cases).
+const EDGE_OR_RANDOM_NTT: u8 = mldsa_diff::check::EDGE_PATTERNS as u8;

@@ -5,7 +5,7 @@
 //! M' is passed as a list of byte strings that are concatenated, so no caller has to
 //! allocate to build 0 || |ctx| || ctx || M.
 
-use crate::backend::{AnyBackend, BackendKind};
+use crate::backend::{AnyBackend, Backend, BackendKind};
 use crate::error::Error;
 use crate::params::Params;
 use crate::prehash::PreHash;
@@ -35,7 +35,7 @@ pub fn keygen_internal(
     let any = AnyBackend::new(backend)?;
     check_len("public key buffer", p.pk_bytes(), pk.len())?;
     check_len("secret key buffer", p.sk_bytes(), sk.len())?;
-    with_backend!(any, |b| scheme::keygen_internal(b, p, xi, pk, sk));
+    with_backend!(any, |b| b.run(|| scheme::keygen_internal(b, p, xi, pk, sk)));
     Ok(())
 }
 
@@ -50,11 +50,11 @@ pub fn sign_internal(
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
-    with_backend!(any, |b| {
+    with_backend!(any, |b| b.run(|| {
         let parts = scheme::unpack_sk(b, p, sk)?;
         let mu = scheme::compute_mu(b, &parts.tr, m_prime);
         scheme::sign_mu(b, p, &parts, &mu, rnd, sig)
-    })
+    }))
 }
 
 /// Sign_internal given mu directly (the "external mu" interface).
@@ -68,10 +68,10 @@ pub fn sign_mu(
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
-    with_backend!(any, |b| {
+    with_backend!(any, |b| b.run(|| {
         let parts = scheme::unpack_sk(b, p, sk)?;
         scheme::sign_mu(b, p, &parts, mu, rnd, sig)
-    })
+    }))
 }
 
 /// ML-DSA.Verify_internal(pk, M', sigma) (FIPS 204 Alg. 8): `Ok(())` iff valid.
@@ -84,11 +84,11 @@ pub fn verify_internal(
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
     check_len("public key", p.pk_bytes(), pk.len())?;
-    with_backend!(any, |b| {
+    with_backend!(any, |b| b.run(|| {
         let tr = scheme::compute_tr(b, pk);
         let mu = scheme::compute_mu(b, &tr, m_prime);
         scheme::verify_mu(b, p, pk, &mu, sig)
-    })
+    }))
 }
 
 /// Verify_internal given mu directly.
@@ -100,7 +100,7 @@ pub fn verify_mu(
     sig: &[u8],
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
-    with_backend!(any, |b| scheme::verify_mu(b, p, pk, mu, sig))
+    with_backend!(any, |b| b.run(|| scheme::verify_mu(b, p, pk, mu, sig)))
 }
 
 /// mu = H(H(pk, 64) || M', 64) for a public key of any parameter set.

@@ -32,18 +32,6 @@ impl Avx2 {
         let has = cfg!(target_feature = "avx2");
         has.then_some(Avx2 { _private: () })
     }
-
-    /// Runs `f` inside a function compiled with AVX2 enabled, so that what the compiler
-    /// inlines into it (the scheme code around the kernels) is compiled for AVX2 too.
-    #[inline]
-    pub fn run<R>(self, f: impl FnOnce() -> R) -> R {
-        #[target_feature(enable = "avx2")]
-        unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        // SAFETY: the token exists only if the CPU has AVX2.
-        unsafe { with_avx2(f) }
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -541,6 +529,18 @@ macro_rules! avx2 {
 
 impl Backend for Avx2 {
     const KIND: BackendKind = BackendKind::Avx2;
+
+    /// Runs `f` inside a function compiled with AVX2 enabled, so that what the compiler
+    /// inlines into it (the scheme code around the kernels) is compiled for AVX2 too.
+    #[inline]
+    fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        #[target_feature(enable = "avx2")]
+        fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: the token exists only if the CPU has AVX2.
+        unsafe { with_avx2(f) }
+    }
 
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         avx2!(keccak_x4(states))

@@ -168,7 +168,7 @@ macro_rules! with_backend {
         match $any {
             $crate::backend::AnyBackend::Portable($b) => $body,
             #[cfg(target_arch = "x86_64")]
-            $crate::backend::AnyBackend::Avx2($b) => $b.run(|| $body),
+            $crate::backend::AnyBackend::Avx2($b) => $body,
         }
     };
 }
@@ -182,6 +182,14 @@ macro_rules! with_backend {
 pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// Which backend this is.
     const KIND: BackendKind;
+
+    /// Runs a whole operation (keygen, sign, verify) in a context compiled for this
+    /// backend's CPU features, so the scheme code around the kernels benefits too. The
+    /// portable backend just calls `f`.
+    #[inline]
+    fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        f()
+    }
 
     /// Keccak-f[1600] on one state (25 lanes, FIPS 202 lane order).
     fn keccak_f1600(self, state: &mut [u64; 25]) {
