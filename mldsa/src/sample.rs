@@ -95,8 +95,10 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
     };
     let total = p.k * p.l;
     let mut idx = 0;
-    while idx + 4 <= total {
-        let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed((idx + j) / p.l, (idx + j) % p.l));
+    while idx + 4 <= total || (B::PREFERS_X4 && idx < total) {
+        // A last, short group is padded with repeats of its last entry (discarded).
+        let at = |j: usize| (idx + j).min(total - 1);
+        let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed(at(j) / p.l, at(j) % p.l));
         let mut polys = [Poly::ZERO; 4];
         rej_fill_x4::<B, SHAKE128_RATE>(
             b,
@@ -105,7 +107,7 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
             UNIFORM_FIRST_BLOCKS,
             |o, buf| Checked(b).rej_uniform(o, buf),
         );
-        for (j, poly) in polys.iter().enumerate() {
+        for (j, poly) in polys.iter().enumerate().take(total - idx) {
             mat[(idx + j) / p.l][(idx + j) % p.l] = *poly;
         }
         idx += 4;
@@ -213,8 +215,8 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
     };
     let mut buf = [[0u8; BLOCKS * SHAKE256_RATE]; 4];
     let mut r = 0;
-    while r + 4 <= p.l {
-        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed(r + j));
+    while r + 4 <= p.l || (B::PREFERS_X4 && r < p.l) {
+        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
         let mut xof = ShakeX4::<B, SHAKE256_RATE>::absorb_once(
             b,
             [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
@@ -223,7 +225,7 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
             let [b0, b1, b2, b3] = &mut buf;
             xof.squeeze_blocks([&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]]);
         }
-        for j in 0..4 {
+        for j in 0..4.min(p.l - r) {
             Checked(b).unpack_z(p.gamma1, &mut y[r + j], &buf[j][..zbytes]);
         }
         r += 4;

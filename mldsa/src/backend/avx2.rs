@@ -529,6 +529,7 @@ macro_rules! avx2 {
 
 impl Backend for Avx2 {
     const KIND: BackendKind = BackendKind::Avx2;
+    const PREFERS_X4: bool = true;
 
     /// Runs `f` inside a function compiled with AVX2 enabled, so that what the compiler
     /// inlines into it (the scheme code around the kernels) is compiled for AVX2 too.

@@ -183,6 +183,10 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// Which backend this is.
     const KIND: BackendKind;
 
+    /// Whether one 4-way Keccak call costs less than two single ones, so samplers should
+    /// pad a last group of fewer than four polynomials into a 4-way call.
+    const PREFERS_X4: bool = false;
+
     /// Runs a whole operation (keygen, sign, verify) in a context compiled for this
     /// backend's CPU features, so the scheme code around the kernels benefits too. The
     /// portable backend just calls `f`.
