@@ -51,7 +51,7 @@ fn to_poly(v: &[i32]) -> Poly {
 /// An implementation under comparison.
 pub trait Oracle: Send + Sync {
     /// Its name in tables and reports ("portable", "avx2", "c-clean", ...).
-    fn name(&self) -> String;
+    fn name(&self) -> &'static str;
     /// Whether it is PQClean C code (for the known differences of `SignMalformedKey`).
     fn is_c(&self) -> bool;
     /// Runs `check` on `case`; `None` if not implemented here.
@@ -302,8 +302,8 @@ fn run_rust_e2e(kind: BackendKind, check: Check, p: &Params, case: &Case) -> Opt
 }
 
 impl Oracle for RustOracle {
-    fn name(&self) -> String {
-        self.backend.kind().name().to_string()
+    fn name(&self) -> &'static str {
+        self.backend.kind().name()
     }
     fn is_c(&self) -> bool {
         false
@@ -371,8 +371,8 @@ impl COracle {
 }
 
 impl Oracle for COracle {
-    fn name(&self) -> String {
-        self.variant.name().to_string()
+    fn name(&self) -> &'static str {
+        self.variant.name()
     }
     fn is_c(&self) -> bool {
         true

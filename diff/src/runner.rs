@@ -190,13 +190,7 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
         return first_diff("accept".into(), &[reference.scalar], &[other.scalar]);
     }
     let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
-    let norm = |v: &Vec<i32>| -> Vec<i32> {
-        if mod_q {
-            v.iter().map(|&x| canonical(x)).collect()
-        } else {
-            v.clone()
-        }
-    };
+    let norm = |x: i32| if mod_q { canonical(x) } else { x };
     if reference.polys.len() != other.polys.len() {
         return first_diff(
             "polys (count)".into(),
@@ -205,8 +199,11 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
         );
     }
     for (i, (a, b)) in reference.polys.iter().zip(&other.polys).enumerate() {
-        if let Some(d) = first_diff(format!("polys[{i}]"), &norm(a), &norm(b)) {
-            return Some(d);
+        // Look for a difference without allocating (this runs once per fuzz execution).
+        if a.len() != b.len() || a.iter().zip(b).any(|(&x, &y)| norm(x) != norm(y)) {
+            let na: Vec<i32> = a.iter().map(|&x| norm(x)).collect();
+            let nb: Vec<i32> = b.iter().map(|&x| norm(x)).collect();
+            return first_diff(format!("polys[{i}]"), &na, &nb);
         }
     }
     first_diff("bytes".into(), &reference.bytes, &other.bytes)
@@ -368,7 +365,7 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
             .iter()
             .map(|o| Row {
                 check: check.name(),
-                implementation: o.name(),
+                implementation: o.name().to_string(),
                 cases: 0,
                 mismatches: 0,
                 time: Duration::ZERO,
@@ -399,7 +396,7 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                     i == 0,
                     &case,
                     &ref_out,
-                    &reference.name(),
+                    reference.name(),
                     out,
                 );
                 let Some((d, base, base_name)) = diff else {
@@ -407,13 +404,16 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                 };
                 rows[i].mismatches += 1;
                 if rows[i].mismatches == 1 {
-                    summary
-                        .first_mismatches
-                        .push((check.name(), o.name(), d.clone(), index));
+                    summary.first_mismatches.push((
+                        check.name(),
+                        o.name().to_string(),
+                        d.clone(),
+                        index,
+                    ));
                 }
                 if reports_left[i] > 0 {
                     reports_left[i] -= 1;
-                    let outs = vec![(base_name, base), (o.name(), out.clone())];
+                    let outs = vec![(base_name, base), (o.name().to_string(), out.clone())];
                     let mut r = report_for(check, config.seed, index, &case, outs, d);
                     let path = config.report_dir.join(format!(
                         "{}-{}-seed{}-case{}.json",
@@ -477,7 +477,7 @@ pub fn table(summary: &Summary) -> String {
 #[derive(Clone, Debug)]
 pub struct ReplayRow {
     /// Implementation name.
-    pub implementation: String,
+    pub implementation: &'static str,
     /// Its output, if it implements the check.
     pub output: Option<Output>,
     /// Its first difference from the reference (or from the required verdict).

@@ -131,7 +131,7 @@ fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
     Ok(all
         .into_iter()
         .enumerate()
-        .filter(|(i, o)| *i == 0 || wanted.contains(&o.name().as_str()))
+        .filter(|(i, o)| *i == 0 || wanted.contains(&o.name()))
         .map(|(_, o)| o)
         .collect())
 }
@@ -153,7 +153,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::List { names: false } => {
-            let names: Vec<String> = oracle::available().iter().map(|o| o.name()).collect();
+            let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
             println!(
                 "implementations on this machine ({}): {}",
                 std::env::consts::ARCH,
@@ -199,7 +199,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 checks.retain(|c| pats.iter().any(|p| c.name().starts_with(p)));
             }
             let oracles = select_oracles(&implementations)?;
-            let names: Vec<String> = oracles.iter().map(|o| o.name()).collect();
+            let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
             println!(
                 "mldsa-diff check: {} checks, {cases} cases per kernel, {e2e_cases} per end-to-end check, seed {seed}, {} ({})",
                 checks.len(),
@@ -334,7 +334,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                                     c,
                                     &case,
                                     &reference,
-                                    &r.implementation,
+                                    r.implementation,
                                     out,
                                     d,
                                     f,
