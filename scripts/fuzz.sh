@@ -77,6 +77,7 @@ for t in "${targets[@]}"; do
         found=$(grep -c -e "disagrees at" -e "contract violated" "$log" || true)
         if [ "$rc" != 0 ] && [ "$found" != 0 ]; then
             summary+=("$(printf '%-26s %-26s detected in %6ss' "$t" "$bug" "$secs")")
+            echo "done: ${summary[-1]}"
         else
             summary+=("$(printf '%-26s %-26s NOT DETECTED in %ss' "$t" "$bug" "$secs")")
             failed=1
@@ -112,6 +113,7 @@ for t in "${targets[@]}"; do
     fi
     rm -f "$log"
     summary+=("$(printf '%-26s %12s %9s %8s %8s %8s' "$t" "${execs:-0}" "${execs_per_sec:-0}" "$size" "$cov" "$crashes")")
+    echo "done: ${summary[-1]}"
 done
 
 echo
