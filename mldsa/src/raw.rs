@@ -12,17 +12,7 @@ use crate::prehash::PreHash;
 use crate::scheme;
 use crate::with_backend;
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(Error::InvalidLength {
-            what,
-            expected,
-            got,
-        })
-    }
-}
+use scheme::check_len;
 
 /// ML-DSA.KeyGen_internal(xi) (FIPS 204 Alg. 6) into `pk` and `sk`.
 pub fn keygen_internal(

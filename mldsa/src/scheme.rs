@@ -30,7 +30,7 @@ pub(crate) struct SecretParts {
     pub(crate) t0: [Poly; K_MAX],
 }
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {
+pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {
     if expected == got {
         Ok(())
     } else {

@@ -10,9 +10,9 @@
 //! portable ones. `rej_eta` must stay free of secret-indexed tables (it samples s1 and s2).
 #![allow(unsafe_code)]
 
-use super::portable::{Portable, ZETAS};
+use super::portable::ZETAS;
 use super::{Backend, BackendKind};
-use crate::params::{Eta, Gamma1, Gamma2, N, Q};
+use crate::params::{Gamma2, N, Q};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
 
@@ -588,40 +588,7 @@ impl Backend for Avx2 {
     fn chknorm(self, a: &Poly, bound: i32) -> bool {
         avx2!(chknorm(a, bound))
     }
-    // Portable for now: rejection sampling, packing.
-    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
-        Portable.rej_uniform(out, buf)
-    }
-    fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
-        Portable.rej_eta(eta, out, buf)
-    }
-    fn pack_t1(self, out: &mut [u8], a: &Poly) {
-        Portable.pack_t1(out, a)
-    }
-    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
-        Portable.unpack_t1(a, buf)
-    }
-    fn pack_t0(self, out: &mut [u8], a: &Poly) {
-        Portable.pack_t0(out, a)
-    }
-    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
-        Portable.unpack_t0(a, buf)
-    }
-    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
-        Portable.pack_eta(eta, out, a)
-    }
-    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
-        Portable.unpack_eta(eta, a, buf)
-    }
-    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
-        Portable.pack_z(g, out, a)
-    }
-    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
-        Portable.unpack_z(g, a, buf)
-    }
-    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
-        Portable.pack_w1(g, out, a)
-    }
+    // Rejection sampling and bit packing: the portable defaults for now.
 }
 
 #[cfg(test)]

@@ -240,10 +240,22 @@ pub(crate) fn unpack_hint(h: &mut [Poly], buf: &[u8], omega: usize) -> Result<()
     Ok(())
 }
 
+/// The portable kernels are the trait's default methods (see `Backend`), so this impl is
+/// empty: every other backend inherits whatever it does not accelerate.
 impl Backend for Portable {
     const KIND: super::BackendKind = super::BackendKind::Portable;
+}
 
-    fn ntt(self, a: &mut Poly) {
+/// The polynomial-level kernels: each is the default body of the `Backend` method of the
+/// same name; their contracts are in `contract.rs`.
+pub(crate) mod kernels {
+    use super::super::planted_bug;
+    use super::{
+        D, Eta, Gamma1, Gamma2, INVNTT_F, N, Poly, Q, ZETAS, montgomery_reduce, pack_bits,
+        reduce32, unpack_bits,
+    };
+
+    pub(crate) fn ntt(a: &mut Poly) {
         // FIPS 204 Alg. 41 (Cooley-Tukey butterflies, bit-reversed output), with twiddles in
         // Montgomery form so each product is one Montgomery reduction. No reduction after
         // additions: each layer grows |a| by less than q.
@@ -267,7 +279,7 @@ impl Backend for Portable {
         planted_bug!("ntt", a[3] & 63 == 17, a[3] += 1);
     }
 
-    fn invntt_tomont(self, a: &mut Poly) {
+    pub(crate) fn invntt_tomont(a: &mut Poly) {
         // FIPS 204 Alg. 42 (Gentleman-Sande butterflies), then multiply by 2^64/256 so the
         // result is INTT(a) * 2^32.
         let a = &mut a.coeffs;
@@ -293,12 +305,12 @@ impl Backend for Portable {
         planted_bug!("invntt_tomont", a[3] & 63 == 17, a[3] += 1);
     }
 
-    fn keccak_f1600(self, state: &mut [u64; 25]) {
+    pub(crate) fn keccak_f1600(state: &mut [u64; 25]) {
         keccak::f1600(state);
         planted_bug!("keccak", state[3] & 63 == 17, state[3] ^= 1);
     }
 
-    fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly) {
+    pub(crate) fn pointwise_montgomery(c: &mut Poly, a: &Poly, b: &Poly) {
         for i in 0..N {
             c.coeffs[i] = montgomery_reduce(i64::from(a.coeffs[i]) * i64::from(b.coeffs[i]));
         }
@@ -309,7 +321,7 @@ impl Backend for Portable {
         );
     }
 
-    fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    pub(crate) fn pointwise_acc_montgomery(c: &mut Poly, a: &[Poly], b: &[Poly]) {
         for i in 0..N {
             c.coeffs[i] = a
                 .iter()
@@ -324,17 +336,17 @@ impl Backend for Portable {
         );
     }
 
-    fn reduce(self, a: &mut Poly) {
+    pub(crate) fn reduce(a: &mut Poly) {
         a.coeffs.iter_mut().for_each(|x| *x = reduce32(*x));
         planted_bug!("reduce", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
-    fn caddq(self, a: &mut Poly) {
-        a.coeffs.iter_mut().for_each(|x| *x = caddq(*x));
+    pub(crate) fn caddq(a: &mut Poly) {
+        a.coeffs.iter_mut().for_each(|x| *x = super::caddq(*x));
         planted_bug!("caddq", a.coeffs[3] & 63 == 17, a.coeffs[3] -= 1);
     }
 
-    fn add(self, a: &mut Poly, b: &Poly) {
+    pub(crate) fn add(a: &mut Poly, b: &Poly) {
         a.coeffs
             .iter_mut()
             .zip(&b.coeffs)
@@ -342,7 +354,7 @@ impl Backend for Portable {
         planted_bug!("add", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
-    fn sub(self, a: &mut Poly, b: &Poly) {
+    pub(crate) fn sub(a: &mut Poly, b: &Poly) {
         a.coeffs
             .iter_mut()
             .zip(&b.coeffs)
@@ -350,21 +362,21 @@ impl Backend for Portable {
         planted_bug!("sub", a.coeffs[3] & 63 == 17, a.coeffs[3] += 1);
     }
 
-    fn shiftl(self, a: &mut Poly) {
+    pub(crate) fn shiftl(a: &mut Poly) {
         a.coeffs.iter_mut().for_each(|x| *x <<= D);
         planted_bug!("shiftl", (a.coeffs[3] >> D) & 63 == 17, a.coeffs[3] += 1);
     }
 
-    fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly) {
+    pub(crate) fn power2round(t1: &mut Poly, t0: &mut Poly, a: &Poly) {
         for i in 0..N {
-            (t1.coeffs[i], t0.coeffs[i]) = power2round(a.coeffs[i]);
+            (t1.coeffs[i], t0.coeffs[i]) = super::power2round(a.coeffs[i]);
         }
         planted_bug!("power2round", t1.coeffs[3] & 63 == 17, t1.coeffs[3] ^= 1);
     }
 
-    fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
+    pub(crate) fn decompose(g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
         for i in 0..N {
-            (a1.coeffs[i], a0.coeffs[i]) = decompose(g, a.coeffs[i]);
+            (a1.coeffs[i], a0.coeffs[i]) = super::decompose(g, a.coeffs[i]);
             // Planted: the wrap-around corner r0 = -gamma2 comes out as +gamma2.
             planted_bug!(
                 "decompose",
@@ -374,10 +386,10 @@ impl Backend for Portable {
         }
     }
 
-    fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
+    pub(crate) fn make_hint(g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
         let mut n = 0;
         for i in 0..N {
-            h.coeffs[i] = make_hint(g, a0.coeffs[i], a1.coeffs[i]);
+            h.coeffs[i] = super::make_hint(g, a0.coeffs[i], a1.coeffs[i]);
             // Planted: the a0 = -gamma2, a1 != 0 clause is forgotten.
             planted_bug!(
                 "make_hint",
@@ -389,19 +401,19 @@ impl Backend for Portable {
         n
     }
 
-    fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
+    pub(crate) fn use_hint(g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
         for i in 0..N {
-            out.coeffs[i] = use_hint(g, a.coeffs[i], h.coeffs[i]);
+            out.coeffs[i] = super::use_hint(g, a.coeffs[i], h.coeffs[i]);
             // Planted: r0 = 0 treated as positive (the PQClean AVX2 behaviour).
             planted_bug!(
                 "use_hint",
-                h.coeffs[i] == 1 && decompose(g, a.coeffs[i]).1 == 0,
-                out.coeffs[i] = (decompose(g, a.coeffs[i]).0 + 1) % g.m()
+                h.coeffs[i] == 1 && super::decompose(g, a.coeffs[i]).1 == 0,
+                out.coeffs[i] = (super::decompose(g, a.coeffs[i]).0 + 1) % g.m()
             );
         }
     }
 
-    fn chknorm(self, a: &Poly, bound: i32) -> bool {
+    pub(crate) fn chknorm(a: &Poly, bound: i32) -> bool {
         // OR together the sign bits of bound - 1 - |a_i|: no early exit, no branch on a_i.
         let mut bad = 0i32;
         for &x in &a.coeffs {
@@ -414,7 +426,7 @@ impl Backend for Portable {
         bad != 0
     }
 
-    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
+    pub(crate) fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
         // CoeffFromThreeBytes (FIPS 204 Alg. 14): 23 bits little-endian, accept if < q.
         let mut n = 0;
         for b in buf.chunks_exact(3) {
@@ -434,7 +446,7 @@ impl Backend for Portable {
         n
     }
 
-    fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
+    pub(crate) fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         // CoeffFromHalfByte (FIPS 204 Alg. 15): low nibble first. For eta = 2 a nibble b < 15
         // maps to 2 - (b mod 5), computed as b - 5 * floor(205 b / 1024) (exact for b < 15).
         let mut n = 0;
@@ -466,32 +478,32 @@ impl Backend for Portable {
         n
     }
 
-    fn pack_t1(self, out: &mut [u8], a: &Poly) {
+    pub(crate) fn pack_t1(out: &mut [u8], a: &Poly) {
         pack_bits(out, 10, |i| a.coeffs[i] as u32);
         planted_bug!("pack_t1", out[3] & 63 == 17, out[3] ^= 1);
     }
 
-    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
+    pub(crate) fn unpack_t1(a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, 10, |i, v| a.coeffs[i] = v as i32);
         planted_bug!("unpack_t1", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
-    fn pack_t0(self, out: &mut [u8], a: &Poly) {
+    pub(crate) fn pack_t0(out: &mut [u8], a: &Poly) {
         pack_bits(out, 13, |i| ((1 << (D - 1)) - a.coeffs[i]) as u32);
         planted_bug!("pack_t0", out[3] & 63 == 17, out[3] ^= 1);
     }
 
-    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
+    pub(crate) fn unpack_t0(a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, 13, |i, v| a.coeffs[i] = (1 << (D - 1)) - v as i32);
         planted_bug!("unpack_t0", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
-    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
+    pub(crate) fn pack_eta(eta: Eta, out: &mut [u8], a: &Poly) {
         pack_bits(out, eta.bits(), |i| (eta.value() - a.coeffs[i]) as u32);
         planted_bug!("pack_eta", out[3] & 63 == 17, out[3] ^= 1);
     }
 
-    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+    pub(crate) fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
         // A value v is valid iff v <= 2 eta; collect (2 eta - v) sign bits without branching.
         let mut bad = 0i32;
         unpack_bits(buf, eta.bits(), |i, v| {
@@ -512,17 +524,17 @@ impl Backend for Portable {
         bad >= 0
     }
 
-    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
+    pub(crate) fn pack_z(g: Gamma1, out: &mut [u8], a: &Poly) {
         pack_bits(out, g.z_bits(), |i| (g.value() - a.coeffs[i]) as u32);
         planted_bug!("pack_z", out[3] & 63 == 17, out[3] ^= 1);
     }
 
-    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
+    pub(crate) fn unpack_z(g: Gamma1, a: &mut Poly, buf: &[u8]) {
         unpack_bits(buf, g.z_bits(), |i, v| a.coeffs[i] = g.value() - v as i32);
         planted_bug!("unpack_z", a.coeffs[3] & 63 == 17, a.coeffs[3] ^= 1);
     }
 
-    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
+    pub(crate) fn pack_w1(g: Gamma2, out: &mut [u8], a: &Poly) {
         pack_bits(out, g.w1_bits(), |i| a.coeffs[i] as u32);
         planted_bug!("pack_w1", out[3] & 15 == 9, out[3] ^= 1);
     }
