@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
         let mut sig = vec![0u8; p.sig_bytes()];
         raw::sign_internal(BackendKind::Portable, &p, &sk, &m_prime, &rnd, &mut sig).unwrap();
 
-        for (op, n) in [("keygen", 0), ("sign", 1), ("verify", 2)] {
+        for (op, n) in [("keygen", 0u8), ("sign", 1), ("verify", 2)] {
             let mut g = c.benchmark_group(format!("{op}/{}", p.name));
             g.warm_up_time(Duration::from_millis(500))
                 .measurement_time(Duration::from_secs(2))
@@ -69,7 +69,49 @@ fn bench(c: &mut Criterion) {
                     },
                 );
             }
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                libcrux::bench(&mut g, &p, n, &xi, &rnd, &sig);
+            }
             g.finish();
+        }
+    }
+}
+
+/// libcrux-ml-dsa's AVX2 path on the same inputs (same xi, same rnd; its signature must equal
+/// ours, which is checked before timing).
+#[cfg(target_arch = "x86_64")]
+mod libcrux {
+    use super::{CTX, MSG};
+    use criterion::{BenchmarkGroup, BenchmarkId, measurement::WallTime};
+    use std::hint::black_box;
+
+    macro_rules! set {
+        ($g:expr, $n:expr, $xi:expr, $rnd:expr, $sig:expr, $m:ident) => {{
+            use libcrux_ml_dsa::$m::avx2 as imp;
+            let kp = imp::generate_key_pair(*$xi);
+            let s = imp::sign(&kp.signing_key, MSG, CTX, *$rnd).expect("libcrux signs");
+            assert_eq!(s.as_ref(), $sig, "libcrux and mldsa disagree");
+            $g.bench_function(BenchmarkId::new("libcrux-avx2", ""), |b| match $n {
+                0 => b.iter(|| imp::generate_key_pair(black_box(*$xi))),
+                1 => b.iter(|| imp::sign(black_box(&kp.signing_key), MSG, CTX, *$rnd).unwrap()),
+                _ => b.iter(|| imp::verify(black_box(&kp.verification_key), MSG, CTX, &s).unwrap()),
+            });
+        }};
+    }
+
+    pub(super) fn bench(
+        g: &mut BenchmarkGroup<'_, WallTime>,
+        p: &mldsa::Params,
+        n: u8,
+        xi: &[u8; 32],
+        rnd: &[u8; 32],
+        sig: &[u8],
+    ) {
+        match p.name {
+            "ML-DSA-44" => set!(g, n, xi, rnd, sig, ml_dsa_44),
+            "ML-DSA-65" => set!(g, n, xi, rnd, sig, ml_dsa_65),
+            _ => set!(g, n, xi, rnd, sig, ml_dsa_87),
         }
     }
 }

@@ -1,0 +1,98 @@
+//! Kernel-level benchmarks per backend, with PQClean's C kernels in the same run: NTT,
+//! inverse NTT, RejNTTPoly (SHAKE128 + rejection sampling, one polynomial), and 4-way
+//! Keccak-f[1600].
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use mldsa::backend::{AnyBackend, Backend, BackendKind};
+use mldsa::poly::Poly;
+use mldsa::with_backend;
+use mldsa_diff::pqclean::Variant;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn input() -> Poly {
+    let mut p = Poly::ZERO;
+    p.coeffs
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, c)| *c = ((i as i32 * 7919) % 16_000_000) - 8_000_000);
+    p
+}
+
+fn bench(c: &mut Criterion) {
+    let a = input();
+    let seed = [7u8; 34];
+    for name in ["ntt", "invntt_tomont", "poly_uniform", "keccak_f1600_x4"] {
+        let mut g = c.benchmark_group(format!("kernel/{name}"));
+        g.warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1))
+            .sample_size(50);
+        for kind in BackendKind::available() {
+            let any = AnyBackend::new(kind).unwrap();
+            g.bench_function(BenchmarkId::new(format!("mldsa-{kind}"), ""), |bch| {
+                with_backend!(any, |b| match name {
+                    "ntt" => bch.iter(|| {
+                        let mut x = black_box(a);
+                        b.ntt(&mut x);
+                        x
+                    }),
+                    "invntt_tomont" => bch.iter(|| {
+                        let mut x = black_box(a);
+                        b.reduce(&mut x);
+                        b.invntt_tomont(&mut x);
+                        x
+                    }),
+                    "poly_uniform" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        mldsa::sample::poly_uniform(b, black_box(&seed), &mut x);
+                        x
+                    }),
+                    _ => bch.iter(|| {
+                        let mut s = [1u64; 100];
+                        b.keccak_f1600_x4(black_box(&mut s));
+                        s
+                    }),
+                })
+            });
+        }
+        for v in Variant::ALL {
+            let Some(t) = v.for_params(&mldsa::ML_DSA_65) else {
+                continue;
+            };
+            if name == "keccak_f1600_x4" && !t.is_avx2() {
+                continue; // only PQClean's AVX2 code has a 4-way permutation
+            }
+            g.bench_function(
+                BenchmarkId::new(format!("pqclean-{}", &v.name()[2..]), ""),
+                |bch| match name {
+                    "ntt" => bch.iter(|| {
+                        let mut x = black_box(a);
+                        t.ntt(&mut x);
+                        x
+                    }),
+                    "invntt_tomont" => bch.iter(|| {
+                        let mut x = black_box(a);
+                        t.reduce(&mut x);
+                        t.invntt_tomont(&mut x);
+                        x
+                    }),
+                    "poly_uniform" => bch.iter(|| {
+                        t.uniform(
+                            black_box(&seed[..32]),
+                            u16::from_le_bytes([seed[32], seed[33]]),
+                        )
+                    }),
+                    _ => bch.iter(|| {
+                        let mut s = [1u64; 100];
+                        t.keccak_x4(black_box(&mut s));
+                        s
+                    }),
+                },
+            );
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
