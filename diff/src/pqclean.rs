@@ -454,7 +454,8 @@ impl CKernels {
     /// `f1600x4` on four interleaved states (AVX2 only).
     pub fn keccak_x4(&self, states: &mut [u64; 100]) -> bool {
         let Some(x) = &self.avx2 else { return false };
-        let rc = keccak_round_constants();
+        static RC: std::sync::OnceLock<[u64; 24]> = std::sync::OnceLock::new();
+        let rc = RC.get_or_init(keccak_round_constants);
         // The C code loads the state with aligned 256-bit loads.
         #[repr(C, align(32))]
         struct Aligned([u64; 100]);
