@@ -342,7 +342,12 @@ impl Check {
             MakeHint(_) => "make_hint",
             UseHint(_) => "use_hint",
             Chknorm => "chknorm",
-            RejUniform | PolyUniform | ExpandA(_) => "rej_uniform",
+            RejUniform | ExpandA(_) => "rej_uniform",
+            // poly_uniform is SHAKE128 then rejection; a rejection bug that needs an output
+            // group equal to q sits behind the hash (about one input in 30,000 hits it), so
+            // its target is measured against the Keccak bug (rej_uniform's own target and
+            // expand_a's find the rejection bug in seconds).
+            PolyUniform => "keccak",
             RejEta(_) | PolyUniformEta(_) => "rej_eta",
             PolyUniformGamma1(_) | UnpackZ(_) => "unpack_z",
             Challenge(_) | Keccak | KeccakX4 => "keccak",

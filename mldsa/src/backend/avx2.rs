@@ -212,23 +212,61 @@ fn transpose(r: &mut [__m256i; 8]) {
     r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
 }
 
-/// Per-lane twiddles: lane r gets ZETAS[index(r)], negated for the inverse transform.
-///
-/// After the transpose of 64-coefficient group g, lane r of vector c holds coefficient
-/// 64 g + 8 r + c, so the block a butterfly belongs to is, for the forward transform,
+/// Per-lane twiddles of the three in-vector layers, precomputed: after the transpose of
+/// 64-coefficient group g, lane r of vector c holds coefficient 64 g + 8 r + c, so the
+/// twiddle index of a butterfly is, for the forward transform,
 /// len 4: m = 32 + 8g + r; len 2: m = 64 + 16g + 2r + c/4; len 1: m = 128 + 32g + 4r + c/2;
 /// and for the inverse (which visits twiddles from m = 255 down, block by block)
-/// len 1: m = 255 - (32g + 4r + c/2); len 2: m = 127 - (16g + 2r + c/4); len 4: m = 63 - (8g + r).
-#[target_feature(enable = "avx2")]
-fn lane_zetas(index: impl Fn(usize) -> usize, negate: bool) -> __m256i {
-    let z = |r: usize| {
-        if negate {
-            -ZETAS[index(r)]
-        } else {
-            ZETAS[index(r)]
-        }
+/// len 1: m = 255 - (32g + 4r + c/2); len 2: m = 127 - (16g + 2r + c/4); len 4: m = 63 - (8g + r),
+/// negated. Row layout: [group][variant] with variant = c/4 (len 2) or c/2 (len 1).
+#[repr(C, align(32))]
+struct LaneZetas {
+    fwd4: [[i32; 8]; 4],
+    fwd2: [[[i32; 8]; 2]; 4],
+    fwd1: [[[i32; 8]; 4]; 4],
+    inv1: [[[i32; 8]; 4]; 4],
+    inv2: [[[i32; 8]; 2]; 4],
+    inv4: [[i32; 8]; 4],
+}
+
+static LANE_ZETAS: LaneZetas = {
+    let mut t = LaneZetas {
+        fwd4: [[0; 8]; 4],
+        fwd2: [[[0; 8]; 2]; 4],
+        fwd1: [[[0; 8]; 4]; 4],
+        inv1: [[[0; 8]; 4]; 4],
+        inv2: [[[0; 8]; 2]; 4],
+        inv4: [[0; 8]; 4],
     };
-    _mm256_setr_epi32(z(0), z(1), z(2), z(3), z(4), z(5), z(6), z(7))
+    let mut g = 0;
+    while g < 4 {
+        let mut r = 0;
+        while r < 8 {
+            t.fwd4[g][r] = ZETAS[32 + 8 * g + r];
+            t.inv4[g][r] = -ZETAS[63 - (8 * g + r)];
+            let mut h = 0;
+            while h < 2 {
+                t.fwd2[g][h][r] = ZETAS[64 + 16 * g + 2 * r + h];
+                t.inv2[g][h][r] = -ZETAS[127 - (16 * g + 2 * r + h)];
+                h += 1;
+            }
+            let mut q = 0;
+            while q < 4 {
+                t.fwd1[g][q][r] = ZETAS[128 + 32 * g + 4 * r + q];
+                t.inv1[g][q][r] = -ZETAS[255 - (32 * g + 4 * r + q)];
+                q += 1;
+            }
+            r += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+#[target_feature(enable = "avx2")]
+fn lanes(z: &[i32; 8]) -> __m256i {
+    // SAFETY: 8 i32 = 32 bytes, and every row of LANE_ZETAS is 32-byte aligned.
+    unsafe { _mm256_load_si256(z.as_ptr().cast()) }
 }
 
 #[target_feature(enable = "avx2")]
@@ -257,18 +295,18 @@ fn ntt(p: &mut Poly) {
     for g in 0..4 {
         let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
         transpose(&mut t);
-        let z4 = lane_zetas(|r| 32 + 8 * g + r, false);
+        let z4 = lanes(&LANE_ZETAS.fwd4[g]);
         for c in 0..4 {
             let (lo, hi) = t.split_at_mut(c + 4);
             ct(&mut lo[c], &mut hi[0], z4);
         }
         for c in [0, 1, 4, 5] {
-            let z2 = lane_zetas(|r| 64 + 16 * g + 2 * r + c / 4, false);
+            let z2 = lanes(&LANE_ZETAS.fwd2[g][c / 4]);
             let (lo, hi) = t.split_at_mut(c + 2);
             ct(&mut lo[c], &mut hi[0], z2);
         }
         for c in [0, 2, 4, 6] {
-            let z1 = lane_zetas(|r| 128 + 32 * g + 4 * r + c / 2, false);
+            let z1 = lanes(&LANE_ZETAS.fwd1[g][c / 2]);
             let (lo, hi) = t.split_at_mut(c + 1);
             ct(&mut lo[c], &mut hi[0], z1);
         }
@@ -291,16 +329,16 @@ fn invntt_tomont(p: &mut Poly) {
         let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
         transpose(&mut t);
         for c in [0, 2, 4, 6] {
-            let z1 = lane_zetas(|r| 255 - (32 * g + 4 * r + c / 2), true);
+            let z1 = lanes(&LANE_ZETAS.inv1[g][c / 2]);
             let (lo, hi) = t.split_at_mut(c + 1);
             gs(&mut lo[c], &mut hi[0], z1);
         }
         for c in [0, 1, 4, 5] {
-            let z2 = lane_zetas(|r| 127 - (16 * g + 2 * r + c / 4), true);
+            let z2 = lanes(&LANE_ZETAS.inv2[g][c / 4]);
             let (lo, hi) = t.split_at_mut(c + 2);
             gs(&mut lo[c], &mut hi[0], z2);
         }
-        let z4 = lane_zetas(|r| 63 - (8 * g + r), true);
+        let z4 = lanes(&LANE_ZETAS.inv4[g]);
         for c in 0..4 {
             let (lo, hi) = t.split_at_mut(c + 4);
             gs(&mut lo[c], &mut hi[0], z4);
