@@ -287,6 +287,9 @@ pub struct Summary {
     pub reports: Vec<PathBuf>,
     /// First difference of every mismatch kind found: (check, implementation, difference, case index).
     pub first_mismatches: Vec<(String, String, Difference, usize)>,
+    /// Checks that no implementation besides the reference ran on this machine: nothing was
+    /// compared for them (only the reference's contract bounds were checked).
+    pub uncompared: Vec<String>,
 }
 
 impl Summary {
@@ -443,6 +446,9 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                 );
                 let _ = std::io::stderr().flush();
             }
+        }
+        if rows.iter().skip(1).all(|r| r.cases == 0) {
+            summary.uncompared.push(check.name());
         }
         summary
             .rows
