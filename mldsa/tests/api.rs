@@ -129,6 +129,36 @@ macro_rules! for_all_sets {
 for_all_sets!(mode => modes, key => keys, rustcrypto_traits => traits);
 
 #[test]
+fn mldsa_backend_setting_selects_or_errors() {
+    use mldsa::BackendKind;
+    assert_eq!(BackendKind::from_setting(None), Ok(None));
+    assert_eq!(BackendKind::from_setting(Some(" ")), Ok(None));
+    assert_eq!(
+        BackendKind::from_setting(Some("portable")),
+        Ok(Some(BackendKind::Portable))
+    );
+    assert_eq!(
+        BackendKind::from_setting(Some("sse9")),
+        Err(Error::UnknownBackend)
+    );
+    for kind in [BackendKind::Avx2, BackendKind::Neon] {
+        let want = if kind.is_available() {
+            Ok(Some(kind))
+        } else {
+            Err(Error::BackendUnavailable(kind))
+        };
+        assert_eq!(BackendKind::from_setting(Some(kind.name())), want, "{kind}");
+    }
+    // The default is the best backend the machine has, and it is available.
+    assert!(BackendKind::best().is_available());
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        BackendKind::Avx2.is_available(),
+        std::is_x86_feature_detected!("avx2")
+    );
+}
+
+#[test]
 fn backend_selection_errors_are_typed() {
     use mldsa::BackendKind;
     assert_eq!(BackendKind::parse("PORTABLE"), Ok(BackendKind::Portable));

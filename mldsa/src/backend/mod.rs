@@ -89,9 +89,15 @@ impl BackendKind {
     /// it names an unknown or unavailable backend (never a silent fall-back).
     #[cfg(feature = "std")]
     pub fn from_env() -> Result<Option<BackendKind>, Error> {
-        match std::env::var("MLDSA_BACKEND") {
-            Ok(v) if !v.trim().is_empty() => {
-                let k = BackendKind::parse(&v)?;
+        BackendKind::from_setting(std::env::var("MLDSA_BACKEND").ok().as_deref())
+    }
+
+    /// What a value of `MLDSA_BACKEND` selects: `None` (unset or empty) for the default, a
+    /// backend this machine has, or an error for an unknown or unavailable one.
+    pub fn from_setting(value: Option<&str>) -> Result<Option<BackendKind>, Error> {
+        match value {
+            Some(v) if !v.trim().is_empty() => {
+                let k = BackendKind::parse(v)?;
                 AnyBackend::new(k)?;
                 Ok(Some(k))
             }
