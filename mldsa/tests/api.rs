@@ -1,6 +1,9 @@
 //! Behaviour of the typed API: every signing mode verifies under its own verifier and fails
 //! under the others; keys round-trip; the RustCrypto traits work.
 
+#[macro_use]
+mod common;
+
 use mldsa::signature::{Keypair, RandomizedSigner, SignatureEncoding, Signer, Verifier};
 use mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey,
@@ -113,17 +116,6 @@ where
     assert_eq!(repr.as_ref(), sig.as_bytes());
     assert!(Signature::<P>::try_from(repr.as_ref()).ok() == Some(sig));
     assert_eq!(sig.encoded_len(), P::PARAMS.sig_bytes());
-}
-
-macro_rules! for_all_sets {
-    ($($name:ident => $f:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[test] fn ml_dsa_44() { $f::<MlDsa44>() }
-            #[test] fn ml_dsa_65() { $f::<MlDsa65>() }
-            #[test] fn ml_dsa_87() { $f::<MlDsa87>() }
-        }
-    )*};
 }
 
 for_all_sets!(mode => modes, key => keys, rustcrypto_traits => traits);

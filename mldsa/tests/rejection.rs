@@ -1,5 +1,8 @@
 //! Every rejection rule of decoding, each with a hand-built bad input and the exact error.
 
+#[macro_use]
+mod common;
+
 use mldsa::{
     Error, HintError, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey,
     VerifyingKey, raw,
@@ -302,17 +305,6 @@ fn context_and_digest<P: ParameterSet>() {
             got: 63
         })
     );
-}
-
-macro_rules! for_all_sets {
-    ($($name:ident => $f:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[test] fn ml_dsa_44() { $f::<MlDsa44>() }
-            #[test] fn ml_dsa_65() { $f::<MlDsa65>() }
-            #[test] fn ml_dsa_87() { $f::<MlDsa87>() }
-        }
-    )*};
 }
 
 for_all_sets!(
