@@ -44,6 +44,32 @@ if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <("$diff_bin" list --names)
 fi
 
+# libFuzzer itself without AddressSanitizer. libfuzzer-sys compiles libFuzzer with the cc
+# crate, which copies -Zsanitizer=address from RUSTFLAGS into the C++ flags: the engine's own
+# bookkeeping (feature collection, entropic frequencies) then runs instrumented, about a third
+# of each kernel target's time. Our Rust and the PQClean C code stay instrumented; an ASan
+# binary does not need the fuzzing engine instrumented. CUSTOM_LIBFUZZER_PATH set by the
+# caller wins.
+if [ -z "${CUSTOM_LIBFUZZER_PATH:-}" ]; then
+    lf_manifest=$(cd fuzz && cargo metadata --format-version 1 2>/dev/null \
+        | grep -o '"manifest_path":"[^"]*/libfuzzer-sys-[^"/]*/Cargo.toml"' | head -n1 \
+        | sed 's/"manifest_path":"//; s/"$//')
+    [ -n "$lf_manifest" ] || { echo "cannot locate libfuzzer-sys sources (cargo metadata)" >&2; exit 2; }
+    lf_src=$(dirname "$lf_manifest")/libfuzzer
+    lf_out="$root/fuzz/target/libfuzzer-plain/$(basename "$(dirname "$lf_manifest")")"
+    if [ ! -f "$lf_out/libfuzzer.a" ]; then
+        echo "== building libFuzzer without sanitizers ($lf_src)"
+        mkdir -p "$lf_out/obj"
+        export lf_out
+        printf '%s\0' "$lf_src"/*.cpp | xargs -0 -P "$(nproc)" -I{} sh -c \
+            '"${CXX:-c++}" -O2 -g -std=c++17 -fno-omit-frame-pointer -w -c "$1" -o "$lf_out/obj/$(basename "$1" .cpp).o"' _ {}
+        rm -f "$lf_out/libfuzzer.a.tmp"
+        ar rcs "$lf_out/libfuzzer.a.tmp" "$lf_out"/obj/*.o
+        mv "$lf_out/libfuzzer.a.tmp" "$lf_out/libfuzzer.a"
+    fi
+    export CUSTOM_LIBFUZZER_PATH="$lf_out/libfuzzer.a"
+fi
+
 features=()
 [ "$planted" = 1 ] && features=(--features planted-bugs)
 fuzz_flags=(-O --debug-assertions "${features[@]}")

@@ -131,7 +131,7 @@ pub fn judge(
     }
     match expected_output(check, oracle, case, reference) {
         Some(Expected::Verdict(want)) => first_diff(
-            "verdict".into(),
+            "verdict",
             std::slice::from_ref(&want),
             std::slice::from_ref(&out.verdict),
         )
@@ -159,7 +159,7 @@ pub fn judge(
 }
 
 fn first_diff<T: PartialEq + std::fmt::Display>(
-    field: String,
+    field: &str,
     a: &[T],
     b: &[T],
 ) -> Option<Difference> {
@@ -176,7 +176,7 @@ fn first_diff<T: PartialEq + std::fmt::Display>(
             .map_or_else(|| format!("<end, length {}>", v.len()), |x| x.to_string())
     };
     Some(Difference {
-        field,
+        field: field.to_string(),
         index,
         reference: show(a),
         other: show(b),
@@ -187,13 +187,13 @@ fn first_diff<T: PartialEq + std::fmt::Display>(
 pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
     if let Check::Verify(_) = check {
         // Accept/reject agreement; the reasons may be worded differently.
-        return first_diff("accept".into(), &[reference.scalar], &[other.scalar]);
+        return first_diff("accept", &[reference.scalar], &[other.scalar]);
     }
     let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
     let norm = |x: i32| if mod_q { canonical(x) } else { x };
     if reference.polys.len() != other.polys.len() {
         return first_diff(
-            "polys (count)".into(),
+            "polys (count)",
             &[reference.polys.len()],
             &[other.polys.len()],
         );
@@ -203,14 +203,14 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
         if a.len() != b.len() || a.iter().zip(b).any(|(&x, &y)| norm(x) != norm(y)) {
             let na: Vec<i32> = a.iter().map(|&x| norm(x)).collect();
             let nb: Vec<i32> = b.iter().map(|&x| norm(x)).collect();
-            return first_diff(format!("polys[{i}]"), &na, &nb);
+            return first_diff(&format!("polys[{i}]"), &na, &nb);
         }
     }
-    first_diff("bytes".into(), &reference.bytes, &other.bytes)
-        .or_else(|| first_diff("scalar".into(), &[reference.scalar], &[other.scalar]))
+    first_diff("bytes", &reference.bytes, &other.bytes)
+        .or_else(|| first_diff("scalar", &[reference.scalar], &[other.scalar]))
         .or_else(|| {
             first_diff(
-                "verdict".into(),
+                "verdict",
                 std::slice::from_ref(&reference.verdict),
                 std::slice::from_ref(&other.verdict),
             )
@@ -544,29 +544,27 @@ pub fn replay(
 /// reference (the first oracle); the caller has checked that C scripting works.
 pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Vec<ReplayRow> {
     let outs: Vec<Option<Output>> = oracles.iter().map(|o| o.run(check, case)).collect();
-    let reference = outs.first().cloned().flatten().unwrap_or_default();
+    let none = Output::default();
+    let differences: Vec<Option<Difference>> = {
+        let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
+        oracles
+            .iter()
+            .zip(&outs)
+            .enumerate()
+            .map(|(i, (o, out))| {
+                let out = out.as_ref()?;
+                judge(check, o.as_ref(), i == 0, case, reference, "reference", out).map(|d| d.0)
+            })
+            .collect()
+    };
     oracles
         .iter()
         .zip(outs)
-        .enumerate()
-        .map(|(i, (o, out))| {
-            let difference = out.as_ref().and_then(|out| {
-                judge(
-                    check,
-                    o.as_ref(),
-                    i == 0,
-                    case,
-                    &reference,
-                    "reference",
-                    out,
-                )
-                .map(|d| d.0)
-            });
-            ReplayRow {
-                implementation: o.name(),
-                output: out,
-                difference,
-            }
+        .zip(differences)
+        .map(|((o, output), difference)| ReplayRow {
+            implementation: o.name(),
+            output,
+            difference,
         })
         .collect()
 }
