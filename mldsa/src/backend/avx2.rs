@@ -12,7 +12,7 @@
 
 use super::portable::ZETAS;
 use super::{Backend, BackendKind};
-use crate::params::{Gamma2, N, Q};
+use crate::params::{Eta, Gamma1, Gamma2, N, Q};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
 
@@ -167,22 +167,6 @@ fn montmul(a: __m256i, b: __m256i) -> __m256i {
     _mm256_blend_epi32(re, ro, 0b1010_1010)
 }
 
-/// Cooley-Tukey butterfly: (a, b) -> (a + z b, a - z b), z b by Montgomery multiplication.
-#[target_feature(enable = "avx2")]
-fn ct(a: &mut __m256i, b: &mut __m256i, z: __m256i) {
-    let t = montmul(z, *b);
-    *b = _mm256_sub_epi32(*a, t);
-    *a = _mm256_add_epi32(*a, t);
-}
-
-/// Gentleman-Sande butterfly: (a, b) -> (a + b, z (a - b)).
-#[target_feature(enable = "avx2")]
-fn gs(a: &mut __m256i, b: &mut __m256i, z: __m256i) {
-    let t = *a;
-    *a = _mm256_add_epi32(t, *b);
-    *b = montmul(z, _mm256_sub_epi32(t, *b));
-}
-
 /// Transposes an 8x8 matrix of 32-bit lanes held in eight vectors.
 #[target_feature(enable = "avx2")]
 fn transpose(r: &mut [__m256i; 8]) {
@@ -212,6 +196,70 @@ fn transpose(r: &mut [__m256i; 8]) {
     r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
 }
 
+/// Duplicates the odd lanes into the even ones (`vmovshdup`), so `_mm256_mul_epi32`, which
+/// reads even lanes, can multiply the odd ones.
+#[target_feature(enable = "avx2")]
+fn odd(x: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)))
+}
+
+/// Montgomery multiplication by a twiddle given with its precomputed `zq = z * QINV mod 2^32`:
+/// b * z * 2^-32 mod q, bit-identical to `montgomery_reduce(b * z)`. Computing the Montgomery
+/// factor t = b * zq directly (its low 32 bits equal those of b z QINV) takes one multiply off
+/// the dependency chain; b z - t q has zero low half, so its high half is the result.
+/// Odd lanes reach `_mm256_mul_epi32` (which reads even lanes) by a 64-bit shift, even
+/// results return by `vmovshdup`: shifts and multiplies share ports 0/1, shuffles use port 5.
+#[target_feature(enable = "avx2")]
+fn mulz(b: __m256i, w: Tw) -> __m256i {
+    let q = _mm256_set1_epi32(Q);
+    let bo = _mm256_srli_epi64(b, 32);
+    let pe = _mm256_mul_epi32(b, w.z);
+    let po = _mm256_mul_epi32(bo, w.zo);
+    let te = _mm256_mul_epi32(b, w.zq);
+    let to = _mm256_mul_epi32(bo, w.zqo);
+    let de = _mm256_sub_epi64(pe, _mm256_mul_epi32(te, q));
+    let dodd = _mm256_sub_epi64(po, _mm256_mul_epi32(to, q));
+    _mm256_blend_epi32(odd(de), dodd, 0b1010_1010)
+}
+
+/// A twiddle (broadcast or per lane) with its Montgomery factor, each also with its odd
+/// lanes moved to the even ones.
+#[derive(Clone, Copy)]
+struct Tw {
+    z: __m256i,
+    zq: __m256i,
+    zo: __m256i,
+    zqo: __m256i,
+}
+
+/// Twiddle `z` in every lane.
+#[target_feature(enable = "avx2")]
+fn tw(z: i32) -> Tw {
+    let zq = z.wrapping_mul(super::portable::QINV);
+    Tw {
+        z: _mm256_set1_epi32(z),
+        zq: _mm256_set1_epi32(zq),
+        zo: _mm256_set1_epi32(z),
+        zqo: _mm256_set1_epi32(zq),
+    }
+}
+
+/// Cooley-Tukey butterfly: (a, b) -> (a + z b, a - z b), as the portable NTT computes it.
+#[target_feature(enable = "avx2")]
+fn ctz(v: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
+    let t = mulz(v[j], w);
+    v[j] = _mm256_sub_epi32(v[i], t);
+    v[i] = _mm256_add_epi32(v[i], t);
+}
+
+/// Gentleman-Sande butterfly: (a, b) -> (a + b, z (a - b)), as the portable inverse computes it.
+#[target_feature(enable = "avx2")]
+fn gsz(v: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
+    let t = v[i];
+    v[i] = _mm256_add_epi32(t, v[j]);
+    v[j] = mulz(_mm256_sub_epi32(t, v[j]), w);
+}
+
 /// Per-lane twiddles of the three in-vector layers, precomputed: after the transpose of
 /// 64-coefficient group g, lane r of vector c holds coefficient 64 g + 8 r + c, so the
 /// twiddle index of a butterfly is, for the forward transform,
@@ -229,7 +277,9 @@ struct LaneZetas {
     inv4: [[i32; 8]; 4],
 }
 
-static LANE_ZETAS: LaneZetas = {
+/// The table above, of twiddles (`qinv = false`) or of their Montgomery factors z * QINV.
+const fn lane_zetas(qinv: bool) -> LaneZetas {
+    let f = if qinv { super::portable::QINV } else { 1 };
     let mut t = LaneZetas {
         fwd4: [[0; 8]; 4],
         fwd2: [[[0; 8]; 2]; 4],
@@ -242,18 +292,18 @@ static LANE_ZETAS: LaneZetas = {
     while g < 4 {
         let mut r = 0;
         while r < 8 {
-            t.fwd4[g][r] = ZETAS[32 + 8 * g + r];
-            t.inv4[g][r] = -ZETAS[63 - (8 * g + r)];
+            t.fwd4[g][r] = ZETAS[32 + 8 * g + r].wrapping_mul(f);
+            t.inv4[g][r] = (-ZETAS[63 - (8 * g + r)]).wrapping_mul(f);
             let mut h = 0;
             while h < 2 {
-                t.fwd2[g][h][r] = ZETAS[64 + 16 * g + 2 * r + h];
-                t.inv2[g][h][r] = -ZETAS[127 - (16 * g + 2 * r + h)];
+                t.fwd2[g][h][r] = ZETAS[64 + 16 * g + 2 * r + h].wrapping_mul(f);
+                t.inv2[g][h][r] = (-ZETAS[127 - (16 * g + 2 * r + h)]).wrapping_mul(f);
                 h += 1;
             }
             let mut q = 0;
             while q < 4 {
-                t.fwd1[g][q][r] = ZETAS[128 + 32 * g + 4 * r + q];
-                t.inv1[g][q][r] = -ZETAS[255 - (32 * g + 4 * r + q)];
+                t.fwd1[g][q][r] = ZETAS[128 + 32 * g + 4 * r + q].wrapping_mul(f);
+                t.inv1[g][q][r] = (-ZETAS[255 - (32 * g + 4 * r + q)]).wrapping_mul(f);
                 q += 1;
             }
             r += 1;
@@ -261,114 +311,165 @@ static LANE_ZETAS: LaneZetas = {
         g += 1;
     }
     t
-};
-
-#[target_feature(enable = "avx2")]
-fn lanes(z: &[i32; 8]) -> __m256i {
-    // SAFETY: 8 i32 = 32 bytes, and every row of LANE_ZETAS is 32-byte aligned.
-    unsafe { _mm256_load_si256(z.as_ptr().cast()) }
 }
 
+static LANE_ZETAS: LaneZetas = lane_zetas(false);
+static LANE_ZETAS_QINV: LaneZetas = lane_zetas(true);
+
+/// The per-lane twiddle at `z` in [`LANE_ZETAS`] with its factor at the same place in
+/// [`LANE_ZETAS_QINV`].
+#[target_feature(enable = "avx2")]
+fn lanes(z: &[i32; 8], zq: &[i32; 8]) -> Tw {
+    // SAFETY: 8 i32 = 32 bytes, and every row of both tables is 32-byte aligned.
+    let (z, zq) = unsafe {
+        (
+            _mm256_load_si256(z.as_ptr().cast()),
+            _mm256_load_si256(zq.as_ptr().cast()),
+        )
+    };
+    Tw {
+        z,
+        zq,
+        zo: _mm256_srli_epi64(z, 32),
+        zqo: _mm256_srli_epi64(zq, 32),
+    }
+}
+
+/// Loads vectors `first, first + stride, ...` (eight of them).
+#[target_feature(enable = "avx2")]
+fn load8(p: &Poly, first: usize, stride: usize) -> [__m256i; 8] {
+    core::array::from_fn(|i| load(p, first + stride * i))
+}
+
+#[target_feature(enable = "avx2")]
+fn store8(p: &mut Poly, first: usize, stride: usize, v: &[__m256i; 8]) {
+    for (i, x) in v.iter().enumerate() {
+        store(p, first + stride * i, *x);
+    }
+}
+
+/// The forward NTT in two passes over memory, each holding eight vectors in registers.
+/// Pass 1 (layers len 128, 64, 32) works on the vectors j, j + 4, ..., j + 28; pass 2 on the
+/// 64-coefficient group g: layers len 16 and 8 between vectors, then len 4, 2, 1 after a
+/// transpose. Twiddles and arithmetic are the portable code's, in the same order per
+/// coefficient, so the result is bit-identical.
 #[target_feature(enable = "avx2")]
 fn ntt(p: &mut Poly) {
-    let mut v = [_mm256_setzero_si256(); 32];
-    for (i, x) in v.iter_mut().enumerate() {
-        *x = load(p, i);
-    }
-    // Layers len = 128 .. 8: butterflies between vectors d = len / 8 apart.
-    let mut m = 0;
-    let mut d = 16;
-    while d >= 1 {
-        let mut start = 0;
-        while start < 32 {
-            m += 1;
-            let z = _mm256_set1_epi32(ZETAS[m]);
-            for j in start..start + d {
-                let (lo, hi) = v.split_at_mut(j + d);
-                ct(&mut lo[j], &mut hi[0], z);
-            }
-            start += 2 * d;
+    let (z1, z2, z3) = (tw(ZETAS[1]), tw(ZETAS[2]), tw(ZETAS[3]));
+    let z4 = [tw(ZETAS[4]), tw(ZETAS[5]), tw(ZETAS[6]), tw(ZETAS[7])];
+    for j in 0..4 {
+        let mut v = load8(p, j, 4);
+        for i in 0..4 {
+            ctz(&mut v, i, i + 4, z1);
         }
-        d >>= 1;
+        ctz(&mut v, 0, 2, z2);
+        ctz(&mut v, 1, 3, z2);
+        ctz(&mut v, 4, 6, z3);
+        ctz(&mut v, 5, 7, z3);
+        for (b, &w) in z4.iter().enumerate() {
+            ctz(&mut v, 2 * b, 2 * b + 1, w);
+        }
+        store8(p, j, 4, &v);
     }
-    // Layers len = 4, 2, 1 on each transposed group of 8 vectors.
+    let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
-        let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
-        transpose(&mut t);
-        let z4 = lanes(&LANE_ZETAS.fwd4[g]);
+        let mut v = load8(p, 8 * g, 1);
+        let (za, zb) = (tw(ZETAS[8 + 2 * g]), tw(ZETAS[9 + 2 * g]));
+        ctz(&mut v, 0, 2, za);
+        ctz(&mut v, 1, 3, za);
+        ctz(&mut v, 4, 6, zb);
+        ctz(&mut v, 5, 7, zb);
+        for b in 0..4 {
+            ctz(&mut v, 2 * b, 2 * b + 1, tw(ZETAS[16 + 4 * g + b]));
+        }
+        transpose(&mut v);
+        let w4 = lanes(&l.fwd4[g], &lq.fwd4[g]);
         for c in 0..4 {
-            let (lo, hi) = t.split_at_mut(c + 4);
-            ct(&mut lo[c], &mut hi[0], z4);
+            ctz(&mut v, c, c + 4, w4);
         }
         for c in [0, 1, 4, 5] {
-            let z2 = lanes(&LANE_ZETAS.fwd2[g][c / 4]);
-            let (lo, hi) = t.split_at_mut(c + 2);
-            ct(&mut lo[c], &mut hi[0], z2);
+            ctz(
+                &mut v,
+                c,
+                c + 2,
+                lanes(&l.fwd2[g][c / 4], &lq.fwd2[g][c / 4]),
+            );
         }
         for c in [0, 2, 4, 6] {
-            let z1 = lanes(&LANE_ZETAS.fwd1[g][c / 2]);
-            let (lo, hi) = t.split_at_mut(c + 1);
-            ct(&mut lo[c], &mut hi[0], z1);
+            ctz(
+                &mut v,
+                c,
+                c + 1,
+                lanes(&l.fwd1[g][c / 2], &lq.fwd1[g][c / 2]),
+            );
         }
-        transpose(&mut t);
-        v[8 * g..8 * g + 8].copy_from_slice(&t);
-    }
-    for (i, x) in v.iter().enumerate() {
-        store(p, i, *x);
+        transpose(&mut v);
+        store8(p, 8 * g, 1, &v);
     }
 }
 
+/// The inverse NTT (with the factor 2^64 / 256), the forward passes mirrored: per group the
+/// in-vector layers len 1, 2, 4 after a transpose, then len 8 and 16; then layers len 32,
+/// 64, 128 on the vectors j, j + 4, ..., j + 28 and the final scaling. The portable code
+/// takes twiddles from m = 255 down, block by block left to right; so does this.
 #[target_feature(enable = "avx2")]
 fn invntt_tomont(p: &mut Poly) {
-    let mut v = [_mm256_setzero_si256(); 32];
-    for (i, x) in v.iter_mut().enumerate() {
-        *x = load(p, i);
-    }
-    // The portable order of twiddles runs m from 255 down; the in-vector layers come first.
+    let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
-        let mut t: [__m256i; 8] = v[8 * g..8 * g + 8].try_into().expect("8 vectors");
-        transpose(&mut t);
+        let mut v = load8(p, 8 * g, 1);
+        transpose(&mut v);
         for c in [0, 2, 4, 6] {
-            let z1 = lanes(&LANE_ZETAS.inv1[g][c / 2]);
-            let (lo, hi) = t.split_at_mut(c + 1);
-            gs(&mut lo[c], &mut hi[0], z1);
+            gsz(
+                &mut v,
+                c,
+                c + 1,
+                lanes(&l.inv1[g][c / 2], &lq.inv1[g][c / 2]),
+            );
         }
         for c in [0, 1, 4, 5] {
-            let z2 = lanes(&LANE_ZETAS.inv2[g][c / 4]);
-            let (lo, hi) = t.split_at_mut(c + 2);
-            gs(&mut lo[c], &mut hi[0], z2);
+            gsz(
+                &mut v,
+                c,
+                c + 2,
+                lanes(&l.inv2[g][c / 4], &lq.inv2[g][c / 4]),
+            );
         }
-        let z4 = lanes(&LANE_ZETAS.inv4[g]);
+        let w4 = lanes(&l.inv4[g], &lq.inv4[g]);
         for c in 0..4 {
-            let (lo, hi) = t.split_at_mut(c + 4);
-            gs(&mut lo[c], &mut hi[0], z4);
+            gsz(&mut v, c, c + 4, w4);
         }
-        transpose(&mut t);
-        v[8 * g..8 * g + 8].copy_from_slice(&t);
-    }
-    // Layers len = 8 .. 128: blocks of 2d vectors; as in the portable code the twiddle
-    // index counts down from 31, block by block, left to right.
-    let mut m = 32;
-    let mut d = 1;
-    while d < 32 {
-        let mut start = 0;
-        let blocks = 32 / (2 * d);
-        let first = m - blocks;
-        for blk in 0..blocks {
-            // Portable visits blocks left to right while m decreases: block b uses m - 1 - b.
-            let z = _mm256_set1_epi32(-ZETAS[m - 1 - blk]);
-            for j in start..start + d {
-                let (lo, hi) = v.split_at_mut(j + d);
-                gs(&mut lo[j], &mut hi[0], z);
-            }
-            start += 2 * d;
+        transpose(&mut v);
+        // len 8: block 4g + b uses m = 31 - (4g + b); len 16: block 2g + b uses 15 - (2g + b).
+        for b in 0..4 {
+            gsz(&mut v, 2 * b, 2 * b + 1, tw(-ZETAS[31 - (4 * g + b)]));
         }
-        m = first;
-        d <<= 1;
+        let (za, zb) = (tw(-ZETAS[15 - 2 * g]), tw(-ZETAS[14 - 2 * g]));
+        gsz(&mut v, 0, 2, za);
+        gsz(&mut v, 1, 3, za);
+        gsz(&mut v, 4, 6, zb);
+        gsz(&mut v, 5, 7, zb);
+        store8(p, 8 * g, 1, &v);
     }
-    let f = _mm256_set1_epi32(INVNTT_F);
-    for (i, x) in v.iter().enumerate() {
-        store(p, i, montmul(f, *x));
+    // len 32: m = 7, 6, 5, 4 for the four blocks; len 64: 3, 2; len 128: 1.
+    let z32 = [tw(-ZETAS[7]), tw(-ZETAS[6]), tw(-ZETAS[5]), tw(-ZETAS[4])];
+    let (z3, z2, z1) = (tw(-ZETAS[3]), tw(-ZETAS[2]), tw(-ZETAS[1]));
+    let f = tw(INVNTT_F);
+    for j in 0..4 {
+        let mut v = load8(p, j, 4);
+        for (b, &w) in z32.iter().enumerate() {
+            gsz(&mut v, 2 * b, 2 * b + 1, w);
+        }
+        gsz(&mut v, 0, 2, z3);
+        gsz(&mut v, 1, 3, z3);
+        gsz(&mut v, 4, 6, z2);
+        gsz(&mut v, 5, 7, z2);
+        for i in 0..4 {
+            gsz(&mut v, i, i + 4, z1);
+        }
+        for x in v.iter_mut() {
+            *x = mulz(*x, f);
+        }
+        store8(p, j, 4, &v);
     }
 }
 
@@ -557,6 +658,171 @@ fn chknorm(a: &Poly, bound: i32) -> bool {
     _mm256_testz_si256(bad, bad) == 0
 }
 
+/// For each 8-bit mask of accepted candidates, the lanes to gather (set bits in order,
+/// padded with 0). Indexed by which of eight *public* candidates (matrix A) were accepted;
+/// `rej_eta`, which samples secrets, does not use it.
+static COMPRESS: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut i, mut n) = (0, 0);
+        while i < 8 {
+            if m & (1 << i) != 0 {
+                t[m][n] = i as u8;
+                n += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// RejNTTPoly's inner loop (FIPS 204 Alg. 14 on 3-byte groups), eight candidates at a time
+/// while eight more values fit and 32 bytes can be read; the rest as the portable kernel.
+#[target_feature(enable = "avx2")]
+fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
+    let mask23 = _mm256_set1_epi32(0x7F_FFFF);
+    let q = _mm256_set1_epi32(Q);
+    // Lane 0 holds bytes 0..16, lane 1 bytes 8..24; pick 3 bytes per 32-bit lane.
+    let pick = _mm256_setr_epi8(
+        0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, //
+        4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1,
+    );
+    let (mut n, mut pos) = (0, 0);
+    while n + 8 <= out.len() && pos + 32 <= buf.len() {
+        // SAFETY: pos + 32 <= buf.len(), unaligned load.
+        let raw = unsafe { _mm256_loadu_si256(buf.as_ptr().add(pos).cast()) };
+        let v = _mm256_and_si256(
+            _mm256_shuffle_epi8(_mm256_permute4x64_epi64(raw, 0x94), pick),
+            mask23,
+        );
+        let good = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, v))) as usize;
+        let idx = COMPRESS[good];
+        // SAFETY: 8 bytes of the table row; the store writes out[n..n + 8], in bounds.
+        unsafe {
+            let perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64(idx.as_ptr().cast()));
+            _mm256_storeu_si256(
+                out.as_mut_ptr().add(n).cast(),
+                _mm256_permutevar8x32_epi32(v, perm),
+            );
+        }
+        n += good.count_ones() as usize;
+        pos += 24;
+    }
+    n + super::portable::kernels::rej_uniform(&mut out[n..], &buf[pos..])
+}
+
+/// Reads packed `bits`-bit fields (little-endian, FIPS 204 Alg. 18/19 order), eight per
+/// step: lane 0 of the vector takes fields 0..4 of the step from a 16-byte window at the
+/// step's first byte, lane 1 fields 4..8 from a window at byte floor(4 bits / 8); a byte
+/// shuffle puts each field's (up to four) bytes in its 32-bit lane, a variable shift and a
+/// mask finish it. Needs bits <= 24.
+struct FieldReader {
+    bits: usize,
+    pick: __m256i,
+    shift: __m256i,
+    mask: __m256i,
+}
+
+impl FieldReader {
+    #[target_feature(enable = "avx2")]
+    fn new(bits: usize) -> Self {
+        debug_assert!((1..=24).contains(&bits));
+        let half = 4 * bits / 8;
+        let mut pick = [0i8; 32];
+        let mut shift = [0i32; 8];
+        for j in 0..8 {
+            let off = j * bits;
+            let byte = off / 8 - if j < 4 { 0 } else { half };
+            shift[j] = (off % 8) as i32;
+            for t in 0..4 {
+                pick[16 * (j / 4) + 4 * (j % 4) + t] = (byte + t).min(15) as i8;
+            }
+        }
+        // SAFETY: both arrays are 32 bytes; unaligned loads.
+        let (pick, shift) = unsafe {
+            (
+                _mm256_loadu_si256(pick.as_ptr().cast()),
+                _mm256_loadu_si256(shift.as_ptr().cast()),
+            )
+        };
+        FieldReader {
+            bits,
+            pick,
+            shift,
+            mask: _mm256_set1_epi32(((1u32 << bits) - 1) as i32),
+        }
+    }
+
+    /// The eight fields of step `i` (coefficients 8i..8i + 8) of a packed polynomial.
+    #[target_feature(enable = "avx2")]
+    fn step(&self, buf: &[u8], i: usize) -> __m256i {
+        let start = i * self.bits;
+        let second = start + 4 * self.bits / 8;
+        let (lo, hi) = if second + 16 <= buf.len() {
+            // SAFETY: start < second, and second + 16 <= buf.len(): both windows in bounds.
+            unsafe {
+                (
+                    _mm_loadu_si128(buf.as_ptr().add(start).cast()),
+                    _mm_loadu_si128(buf.as_ptr().add(second).cast()),
+                )
+            }
+        } else {
+            // The last steps: copy what is left into a zero-padded window.
+            let mut tmp = [0u8; 48];
+            let rest = &buf[start..];
+            tmp[..rest.len()].copy_from_slice(rest);
+            let off = second - start;
+            // SAFETY: off + 16 <= 4 * 24 / 8 + 16 = 28 <= 48.
+            unsafe {
+                (
+                    _mm_loadu_si128(tmp.as_ptr().cast()),
+                    _mm_loadu_si128(tmp.as_ptr().add(off).cast()),
+                )
+            }
+        };
+        let v = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), self.pick);
+        _mm256_and_si256(_mm256_srlv_epi32(v, self.shift), self.mask)
+    }
+}
+
+/// Unpacks `bits`-bit fields and stores `base - field` (or the field, for `base = None`).
+#[target_feature(enable = "avx2")]
+fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<i32>) {
+    assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
+    let r = FieldReader::new(bits);
+    for i in 0..N / 8 {
+        let v = r.step(buf, i);
+        store(
+            a,
+            i,
+            match base {
+                Some(b) => _mm256_sub_epi32(_mm256_set1_epi32(b), v),
+                None => v,
+            },
+        );
+    }
+}
+
+/// BitUnpack of s1/s2 with the range check: false if any field exceeds 2 eta.
+#[target_feature(enable = "avx2")]
+fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+    assert_eq!(buf.len(), eta.poly_eta_bytes(), "packed polynomial length");
+    let r = FieldReader::new(eta.bits());
+    let (e, max) = (
+        _mm256_set1_epi32(eta.value()),
+        _mm256_set1_epi32(2 * eta.value()),
+    );
+    let mut bad = _mm256_setzero_si256();
+    for i in 0..N / 8 {
+        let v = r.step(buf, i);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(v, max));
+        store(a, i, _mm256_sub_epi32(e, v));
+    }
+    _mm256_testz_si256(bad, bad) == 1
+}
+
 /// Calls an AVX2 kernel from a safe method.
 macro_rules! avx2 {
     ($e:expr) => {
@@ -586,6 +852,21 @@ impl Backend for Avx2 {
     }
     fn ntt(self, a: &mut Poly) {
         avx2!(ntt(a))
+    }
+    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
+        avx2!(rej_uniform(out, buf))
+    }
+    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
+        avx2!(unpack_fields(a, buf, g.z_bits(), Some(g.value())))
+    }
+    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
+        avx2!(unpack_fields(a, buf, 10, None))
+    }
+    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
+        avx2!(unpack_fields(a, buf, 13, Some(1 << 12)))
+    }
+    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+        avx2!(unpack_eta(eta, a, buf))
     }
     fn invntt_tomont(self, a: &mut Poly) {
         avx2!(invntt_tomont(a))
