@@ -123,6 +123,8 @@ pub struct ShakeX4<B, const RATE: usize> {
     /// Interleaved: lane `i` of instance `j` is `state[4 * i + j]`.
     state: [u64; 100],
     backend: B,
+    /// The state holds an output block not yet squeezed (right after absorbing).
+    ready: bool,
 }
 
 impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
@@ -139,6 +141,7 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
         let mut st = ShakeX4 {
             state: [0; 100],
             backend,
+            ready: true,
         };
         let mut lane = [0u64; 25];
         let mut offset = 0;
@@ -175,6 +178,12 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
         let [o0, o1, o2, o3] = outs;
         let mut outs = [o0, o1, o2, o3];
         while done < len {
+            // Permute only for a block beyond the one absorbing left ready: no permutation
+            // is spent on output nobody reads.
+            if !self.ready {
+                Checked(self.backend).keccak_f1600_x4(&mut self.state);
+            }
+            self.ready = false;
             // Both rates (168, 136) are whole lanes: copy 8 bytes at a time.
             for (j, out) in outs.iter_mut().enumerate() {
                 for (w, chunk) in out[done..done + RATE].chunks_exact_mut(8).enumerate() {
@@ -182,7 +191,6 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
                 }
             }
             done += RATE;
-            Checked(self.backend).keccak_f1600_x4(&mut self.state);
         }
     }
 }

@@ -95,7 +95,7 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
     };
     let total = p.k * p.l;
     let mut idx = 0;
-    while idx + 4 <= total || (B::PREFERS_X4 && idx < total) {
+    while idx + 4 <= total || (B::PREFERS_X4 && idx + 2 <= total) {
         // A last, short group is padded with repeats of its last entry (discarded).
         let at = |j: usize| (idx + j).min(total - 1);
         let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed(at(j) / p.l, at(j) % p.l));
@@ -153,8 +153,9 @@ pub fn expand_s<B: Backend>(
     };
     let mut idx = 0;
     let mut polys = [Poly::ZERO; 4];
-    while idx + 4 <= total {
-        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed(idx + j));
+    while idx + 4 <= total || (B::PREFERS_X4 && idx + 2 <= total) {
+        // A last, short group is padded with repeats of its last entry (discarded).
+        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((idx + j).min(total - 1)));
         rej_fill_x4::<B, SHAKE256_RATE>(
             b,
             [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
@@ -162,7 +163,7 @@ pub fn expand_s<B: Backend>(
             first,
             rej,
         );
-        for (j, poly) in polys.iter().enumerate() {
+        for (j, poly) in polys.iter().enumerate().take(total - idx) {
             put(idx + j, poly);
         }
         idx += 4;
@@ -215,7 +216,7 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
     };
     let mut buf = [[0u8; BLOCKS * SHAKE256_RATE]; 4];
     let mut r = 0;
-    while r + 4 <= p.l || (B::PREFERS_X4 && r < p.l) {
+    while r + 4 <= p.l || (B::PREFERS_X4 && r + 2 <= p.l) {
         let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
         let mut xof = ShakeX4::<B, SHAKE256_RATE>::absorb_once(
             b,

@@ -190,7 +190,8 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     const KIND: BackendKind;
 
     /// Whether one 4-way Keccak call costs less than two single ones, so samplers should
-    /// pad a last group of fewer than four polynomials into a 4-way call.
+    /// pad a last group of two or three polynomials into a 4-way call (a lone last one
+    /// takes the single sponge: one 4-way call costs more than one single call).
     const PREFERS_X4: bool = false;
 
     /// Runs a whole operation (keygen, sign, verify) in a context compiled for this

@@ -151,39 +151,66 @@ pub(crate) fn keccak_x4<B: Backend>(b: B, states: &mut [u64; 100]) {
 /// Packs 256 values of `bits` bits each, little-endian bit order (FIPS 204 Alg. 16/17
 /// with Alg. 9/11): value i occupies bits [i*bits, (i+1)*bits) of the output.
 #[inline(always)]
-fn pack_bits(out: &mut [u8], bits: usize, mut value: impl FnMut(usize) -> u32) {
+fn pack_bits(out: &mut [u8], bits: usize, value: impl FnMut(usize) -> u32) {
     assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
-    let mut acc = 0u64;
-    let mut filled = 0;
-    let mut o = 0;
-    for i in 0..N {
-        acc |= u64::from(value(i)) << filled;
-        filled += bits;
-        while filled >= 8 {
-            out[o] = acc as u8;
-            o += 1;
-            acc >>= 8;
-            filled -= 8;
+    // One instance per width FIPS 204 uses, so each runs with constant shifts.
+    match bits {
+        3 => pack_fixed::<3>(out, value),
+        4 => pack_fixed::<4>(out, value),
+        6 => pack_fixed::<6>(out, value),
+        10 => pack_fixed::<10>(out, value),
+        13 => pack_fixed::<13>(out, value),
+        18 => pack_fixed::<18>(out, value),
+        20 => pack_fixed::<20>(out, value),
+        _ => unreachable!("no FIPS 204 encoding uses {bits}-bit fields"),
+    }
+}
+
+/// Values per group: a group fills whole bytes and fits in a u128 (8 values, or 4 for the
+/// even widths 18 and 20).
+const fn group(bits: usize) -> usize {
+    if 8 * bits <= 128 { 8 } else { 4 }
+}
+
+#[inline(always)]
+fn pack_fixed<const BITS: usize>(out: &mut [u8], mut value: impl FnMut(usize) -> u32) {
+    let g = group(BITS);
+    for (k, chunk) in out.chunks_exact_mut(g * BITS / 8).enumerate() {
+        let mut acc = 0u128;
+        for j in 0..g {
+            acc |= u128::from(value(g * k + j)) << (BITS * j);
         }
+        chunk.copy_from_slice(&acc.to_le_bytes()[..g * BITS / 8]);
     }
 }
 
 /// Inverse of [`pack_bits`]: calls `store(i, v)` for each of the 256 values.
 #[inline(always)]
-fn unpack_bits(buf: &[u8], bits: usize, mut store: impl FnMut(usize, u32)) {
+fn unpack_bits(buf: &[u8], bits: usize, store: impl FnMut(usize, u32)) {
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
-    let mask = (1u64 << bits) - 1;
-    let mut acc = 0u64;
-    let mut filled = 0;
-    let mut bytes = buf.iter();
-    for i in 0..N {
-        while filled < bits {
-            acc |= u64::from(*bytes.next().unwrap_or(&0)) << filled;
-            filled += 8;
+    match bits {
+        3 => unpack_fixed::<3>(buf, store),
+        4 => unpack_fixed::<4>(buf, store),
+        6 => unpack_fixed::<6>(buf, store),
+        10 => unpack_fixed::<10>(buf, store),
+        13 => unpack_fixed::<13>(buf, store),
+        18 => unpack_fixed::<18>(buf, store),
+        20 => unpack_fixed::<20>(buf, store),
+        _ => unreachable!("no FIPS 204 encoding uses {bits}-bit fields"),
+    }
+}
+
+#[inline(always)]
+fn unpack_fixed<const BITS: usize>(buf: &[u8], mut store: impl FnMut(usize, u32)) {
+    let g = group(BITS);
+    let mask = (1u128 << BITS) - 1;
+    for (k, chunk) in buf.chunks_exact(g * BITS / 8).enumerate() {
+        let mut bytes = [0u8; 16];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        let acc = u128::from_le_bytes(bytes);
+        for j in 0..g {
+            store(g * k + j, ((acc >> (BITS * j)) & mask) as u32);
         }
-        store(i, (acc & mask) as u32);
-        acc >>= bits;
-        filled -= bits;
     }
 }
 
