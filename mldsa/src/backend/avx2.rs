@@ -500,12 +500,28 @@ fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
 
 #[target_feature(enable = "avx2")]
 fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    // The products are summed in 64 bits and reduced once: |a|, |b| < 9q and l <= 7 give
+    // |sum| < 7 * 81 q^2 < 2^56, and one Montgomery reduction of that is below 2^24 + q in
+    // magnitude, inside the contract's 7q. Congruent to the portable sum of reduced products
+    // (the contract compares mod q).
+    let qinv = _mm256_set1_epi32(super::portable::QINV);
+    let q = _mm256_set1_epi32(Q);
     for i in 0..N / 8 {
-        let mut acc = _mm256_setzero_si256();
+        let mut even = _mm256_setzero_si256();
+        let mut odd_acc = _mm256_setzero_si256();
         for (x, y) in a.iter().zip(b) {
-            acc = _mm256_add_epi32(acc, montmul(load(x, i), load(y, i)));
+            let (x, y) = (load(x, i), load(y, i));
+            even = _mm256_add_epi64(even, _mm256_mul_epi32(x, y));
+            odd_acc = _mm256_add_epi64(
+                odd_acc,
+                _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32)),
+            );
         }
-        store(c, i, acc);
+        let te = _mm256_mul_epi32(_mm256_mul_epi32(even, qinv), q);
+        let to = _mm256_mul_epi32(_mm256_mul_epi32(odd_acc, qinv), q);
+        let re = odd(_mm256_sub_epi64(even, te));
+        let ro = _mm256_sub_epi64(odd_acc, to);
+        store(c, i, _mm256_blend_epi32(re, ro, 0b1010_1010));
     }
 }
 
