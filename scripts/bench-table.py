@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Summarise criterion results (target/criterion) as a Markdown table: median time per
 implementation for each benchmark group, and the speed of each relative to mldsa's portable
-backend (portable time / its time: above 1x means faster than portable). Usage: scripts/bench-table.py [target/criterion]"""
+backend (portable time / its time: above 1x means faster than portable); then mldsa-avx2
+against its AVX2 peers (peer time / mldsa-avx2 time: above 1x means mldsa-avx2 is faster).
+Usage: scripts/bench-table.py [target/criterion]"""
 import json
 import pathlib
 import sys
@@ -24,3 +26,19 @@ for group in sorted(rows, key=lambda g: (g.split("/")[1], order.get(g.split("/")
     times = " | ".join(f"{r[i] / 1000:.1f}" if i in r else "–" for i in impls)
     ratios = " | ".join(f"{base / r[i]:.2f}x" if i in r and base else "–" for i in others)
     print(f"| {group} | {times} | {ratios} |")
+
+# The bar of issue 3: mldsa-avx2 against its AVX2 peers, measured in the same run.
+peers = [i for i in ("pqclean-avx2", "libcrux-avx2") if i in impls]
+if "mldsa-avx2" in impls and peers:
+    print()
+    print("| operation | " + " | ".join(f"{p} / mldsa-avx2" for p in peers) + " | mldsa-portable / mldsa-avx2 |")
+    print("|---" * (2 + len(peers)) + "|")
+    for group in sorted(rows, key=lambda g: (g.split("/")[1], order.get(g.split("/")[0], 9))):
+        r = rows[group]
+        ours = r.get("mldsa-avx2")
+        if not ours:
+            continue
+        cells = [f"{r[p] / ours:.2f}x" if p in r else "–" for p in peers]
+        base = r.get("mldsa-portable")
+        cells.append(f"{base / ours:.2f}x" if base else "–")
+        print(f"| {group} | " + " | ".join(cells) + " |")
