@@ -213,7 +213,8 @@ pub const HINT_BITS: Bounds = Bounds::new(0, 1);
 /// `chknorm`: |a| < q in, bound in [0, (q-1)/8]; a boolean out.
 pub const CHKNORM: Contract = c1("chknorm", Bounds::centered(Q - 1), ANY, Compare::Exact);
 
-/// `rej_uniform`: any bytes in; values in [0, q) out, same count and values everywhere.
+/// `rej_uniform`: any bytes in; values in [0, q) out, same count and values everywhere
+/// (entries past the count are unspecified and not compared).
 pub const REJ_UNIFORM: Contract = c1("rej_uniform", ANY, Bounds::new(0, Q - 1), Compare::Exact);
 
 /// `rej_eta`: any bytes in; values in [-eta, eta] out, same count and values everywhere.

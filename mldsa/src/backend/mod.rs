@@ -293,7 +293,8 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     }
 
     /// RejNTTPoly inner loop (FIPS 204 Alg. 30, 14): fills `out` from 3-byte groups of
-    /// `buf` (whole groups only), returns how many entries were written.
+    /// `buf` (whole groups only), returns how many entries were written. Entries of `out`
+    /// past the returned count are unspecified (a SIMD backend may store whole vectors).
     /// Contract: [`contract::REJ_UNIFORM`].
     fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         portable::kernels::rej_uniform(out, buf)

@@ -1,0 +1,375 @@
+//! The AVX2 backend's own kernel tests: every kernel it overrides against the portable one,
+//! on edge inputs (zeros, one non-zero coefficient in each lane/vector/group position class,
+//! the contract's extreme values) and on thousands of random inputs inside the kernel's
+//! contract (`mldsa::backend::contract`, the same bounds the debug assertions and the
+//! differential harness use). Outputs compare as the contract says; the NTT and its inverse
+//! are also required to be bit-identical, as the AVX2 module documents.
+//!
+//! A CPU without AVX2 fails these tests unless `MLDSA_NO_AVX2_OK=1` says that is expected:
+//! a backend that did not run is never counted as tested.
+#![cfg(target_arch = "x86_64")]
+
+use mldsa::backend::contract::{self, Bounds, Compare, Contract};
+use mldsa::backend::{Avx2, Backend, Portable};
+use mldsa::params::{Eta, Gamma1, Gamma2, N, Q};
+use mldsa::poly::Poly;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+const RANDOM_CASES: usize = 3000;
+
+fn avx2() -> Option<Avx2> {
+    let b = Avx2::detect();
+    if b.is_none() {
+        assert_eq!(
+            std::env::var("MLDSA_NO_AVX2_OK").as_deref(),
+            Ok("1"),
+            "this x86_64 CPU has no AVX2, so the AVX2 kernels cannot be tested; \
+             set MLDSA_NO_AVX2_OK=1 if that is expected"
+        );
+        eprintln!("AVX2 kernel tests NOT RUN: no AVX2 on this CPU (MLDSA_NO_AVX2_OK=1)");
+    }
+    b
+}
+
+/// Positions that cover every lane, every vector of an 8x8 transpose group, and the edges
+/// of each 64-coefficient group.
+const POSITIONS: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 56, 63, 64, 127, 128, 255];
+
+/// Edge inputs inside `b`, then random ones (uniform, and near both ends).
+fn inputs(b: Bounds, rng: &mut ChaCha20Rng) -> Vec<Poly> {
+    let poly = |f: &mut dyn FnMut(usize) -> i32| {
+        let mut p = Poly::ZERO;
+        for (i, c) in p.coeffs.iter_mut().enumerate() {
+            *c = f(i);
+        }
+        p
+    };
+    let zero = b.lo.max(0).min(b.hi);
+    let mut v = vec![
+        poly(&mut |_| zero),
+        poly(&mut |_| b.lo),
+        poly(&mut |_| b.hi),
+        poly(&mut |i| if i % 2 == 0 { b.lo } else { b.hi }),
+    ];
+    for &pos in &POSITIONS {
+        for x in [b.lo, b.hi] {
+            v.push(poly(&mut |i| if i == pos { x } else { zero }));
+        }
+    }
+    for k in 0..RANDOM_CASES {
+        v.push(poly(&mut |_| match k % 3 {
+            0 => rng.gen_range(b.lo..=b.hi),
+            1 => b.lo.saturating_add(rng.gen_range(0..16)).min(b.hi),
+            _ => b.hi.saturating_sub(rng.gen_range(0..16)).max(b.lo),
+        }));
+    }
+    v
+}
+
+fn canonical(x: i32) -> i32 {
+    x.rem_euclid(Q)
+}
+
+/// Compares as `c.compare` says (every backend here keeps the canonical NTT order).
+fn same(c: &Contract, what: &str, input: &Poly, want: &Poly, got: &Poly) {
+    let eq = |a: i32, b: i32| match c.compare {
+        Compare::Exact => a == b,
+        Compare::ModQ | Compare::ModQNttOrder => canonical(a) == canonical(b),
+    };
+    if let Some(i) = (0..N).find(|&i| !eq(want.coeffs[i], got.coeffs[i])) {
+        panic!(
+            "{what}: avx2 differs from portable at index {i}: {} vs {} (input[{i}] = {})",
+            want.coeffs[i], got.coeffs[i], input.coeffs[i]
+        );
+    }
+}
+
+fn one_input(c: &Contract, f: impl Fn(&dyn Backend1, &Poly) -> Poly) {
+    let Some(b) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
+    for a in inputs(c.input[0], &mut rng) {
+        same(c, c.name, &a, &f(&Portable, &a), &f(&b, &a));
+    }
+}
+
+fn two_inputs(c: &Contract, f: impl Fn(&dyn Backend1, &Poly, &Poly) -> Poly) {
+    let Some(b) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(0xb0b ^ c.name.len() as u64);
+    let xs = inputs(c.input[0], &mut rng);
+    // A one-input contract (add, sub) bounds both operands alike.
+    let second = if c.input[1] == contract::ANY {
+        c.input[0]
+    } else {
+        c.input[1]
+    };
+    let ys = inputs(second, &mut rng);
+    // Edge against edge, edge against random, random against random.
+    for (i, x) in xs.iter().enumerate() {
+        for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
+            same(c, c.name, x, &f(&Portable, x, y), &f(&b, x, y));
+        }
+    }
+}
+
+/// Object-safe view of the kernels under test (the `Backend` trait has generic methods).
+trait Backend1 {
+    fn ntt(&self, a: &mut Poly);
+    fn invntt(&self, a: &mut Poly);
+    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly);
+    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]);
+    fn reduce(&self, a: &mut Poly);
+    fn caddq(&self, a: &mut Poly);
+    fn add(&self, a: &mut Poly, b: &Poly);
+    fn sub(&self, a: &mut Poly, b: &Poly);
+    fn shiftl(&self, a: &mut Poly);
+    fn keccak_x4(&self, s: &mut [u64; 100]);
+}
+
+impl<B: Backend> Backend1 for B {
+    fn ntt(&self, a: &mut Poly) {
+        Backend::ntt(*self, a)
+    }
+    fn invntt(&self, a: &mut Poly) {
+        Backend::invntt_tomont(*self, a)
+    }
+    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly) {
+        Backend::pointwise_montgomery(*self, c, a, b)
+    }
+    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        Backend::pointwise_acc_montgomery(*self, c, a, b)
+    }
+    fn reduce(&self, a: &mut Poly) {
+        Backend::reduce(*self, a)
+    }
+    fn caddq(&self, a: &mut Poly) {
+        Backend::caddq(*self, a)
+    }
+    fn add(&self, a: &mut Poly, b: &Poly) {
+        Backend::add(*self, a, b)
+    }
+    fn sub(&self, a: &mut Poly, b: &Poly) {
+        Backend::sub(*self, a, b)
+    }
+    fn shiftl(&self, a: &mut Poly) {
+        Backend::shiftl(*self, a)
+    }
+    fn keccak_x4(&self, s: &mut [u64; 100]) {
+        Backend::keccak_f1600_x4(*self, s)
+    }
+}
+
+fn map(a: &Poly, f: impl FnOnce(&mut Poly)) -> Poly {
+    let mut x = *a;
+    f(&mut x);
+    x
+}
+
+const EXACT: Compare = Compare::Exact;
+
+#[test]
+fn ntt_and_inverse_are_bit_identical() {
+    one_input(
+        &Contract {
+            compare: EXACT,
+            ..contract::NTT
+        },
+        |b, a| map(a, |x| b.ntt(x)),
+    );
+    one_input(
+        &Contract {
+            compare: EXACT,
+            ..contract::INVNTT_TOMONT
+        },
+        |b, a| map(a, |x| b.invntt(x)),
+    );
+}
+
+#[test]
+fn pointwise_products() {
+    two_inputs(&contract::POINTWISE, |b, x, y| {
+        let mut c = Poly::ZERO;
+        b.pointwise(&mut c, x, y);
+        c
+    });
+    for l in [4, 5, 7] {
+        two_inputs(&contract::POINTWISE_ACC, |b, x, y| {
+            // l different terms built from the two inputs.
+            let xs: Vec<Poly> = (0..l)
+                .map(|k| map(x, |p| p.coeffs.rotate_left(k)))
+                .collect();
+            let ys: Vec<Poly> = (0..l)
+                .map(|k| map(y, |p| p.coeffs.rotate_right(k)))
+                .collect();
+            let mut c = Poly::ZERO;
+            b.pointwise_acc(&mut c, &xs, &ys);
+            assert!(
+                contract::POINTWISE_ACC.output[0].holds(&c.coeffs),
+                "l = {l}"
+            );
+            c
+        });
+    }
+}
+
+#[test]
+fn elementwise_kernels() {
+    one_input(&contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
+    one_input(&contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
+    one_input(&contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
+    two_inputs(&contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
+    two_inputs(&contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
+}
+
+#[test]
+fn rounding_kernels() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for a in inputs(contract::POWER2ROUND.input[0], &mut rng) {
+        let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+        Portable.power2round(&mut x0, &mut y0, &a);
+        avx.power2round(&mut x1, &mut y1, &a);
+        assert_eq!(
+            (x0.coeffs, y0.coeffs),
+            (x1.coeffs, y1.coeffs),
+            "power2round"
+        );
+    }
+    for g in [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32] {
+        for a in inputs(contract::decompose(g).input[0], &mut rng) {
+            let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+            Portable.decompose(g, &mut x0, &mut y0, &a);
+            avx.decompose(g, &mut x1, &mut y1, &a);
+            assert_eq!(
+                (x0.coeffs, y0.coeffs),
+                (x1.coeffs, y1.coeffs),
+                "decompose {g:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hints_and_norm() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let Some(avx) = avx2() else { return };
+    for g in [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32] {
+        let c = contract::make_hint(g);
+        let a0s = inputs(c.input[0], &mut rng);
+        let a1s = inputs(c.input[1], &mut rng);
+        for (a0, a1) in a0s.iter().zip(a1s.iter().cycle().skip(5)) {
+            let (mut h0, mut h1) = (Poly::ZERO, Poly::ZERO);
+            let n0 = Portable.make_hint(g, &mut h0, a0, a1);
+            let n1 = avx.make_hint(g, &mut h1, a0, a1);
+            assert_eq!((n0, h0.coeffs), (n1, h1.coeffs), "make_hint {g:?}");
+        }
+        let c = contract::use_hint(g);
+        let rs = inputs(c.input[0], &mut rng);
+        for (k, r) in rs.iter().enumerate() {
+            let h = {
+                let mut h = Poly::ZERO;
+                for x in h.coeffs.iter_mut() {
+                    *x = i32::from(k % 4 == 0 || rng.gen_bool(0.5));
+                }
+                h
+            };
+            let (mut o0, mut o1) = (Poly::ZERO, Poly::ZERO);
+            Portable.use_hint(g, &mut o0, r, &h);
+            avx.use_hint(g, &mut o1, r, &h);
+            assert_eq!(o0.coeffs, o1.coeffs, "use_hint {g:?}");
+        }
+    }
+    for a in inputs(contract::CHKNORM.input[0], &mut rng) {
+        for bound in [1, 2, 95_232, 261_888, (Q - 1) / 8, Q - 1, Q] {
+            assert_eq!(
+                Portable.chknorm(&a, bound),
+                avx.chknorm(&a, bound),
+                "chknorm bound {bound}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rejection_sampling() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    // Three-byte groups equal to q - 1, q, q + 1 and all-ones, at every offset, plus random.
+    let special: [[u8; 3]; 4] = [
+        [0x00, 0xE0, 0x7F],
+        [0x01, 0xE0, 0x7F],
+        [0x02, 0xE0, 0x7F],
+        [0xFF; 3],
+    ];
+    for case in 0..RANDOM_CASES {
+        let groups = rng.gen_range(0..=280);
+        let mut buf: Vec<u8> = (0..3 * groups).map(|_| rng.r#gen()).collect();
+        if case % 2 == 0 {
+            for g in buf.chunks_exact_mut(3) {
+                if rng.gen_bool(0.3) {
+                    g.copy_from_slice(&special[rng.gen_range(0..4)]);
+                }
+            }
+        }
+        let room = if case % 5 == 0 {
+            N
+        } else {
+            rng.gen_range(0..=N)
+        };
+        let (mut o0, mut o1) = (vec![-1; room], vec![-1; room]);
+        let n0 = Portable.rej_uniform(&mut o0, &buf);
+        let n1 = avx.rej_uniform(&mut o1, &buf);
+        assert_eq!(n0, n1, "count, {groups} groups, room {room}");
+        assert_eq!(o0[..n0], o1[..n1], "values");
+    }
+}
+
+#[test]
+fn unpacking() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(13);
+    let mut bytes = |len: usize, k: usize| -> Vec<u8> {
+        match k % 4 {
+            0 => vec![0; len],
+            1 => vec![0xFF; len],
+            _ => (0..len).map(|_| rng.r#gen()).collect(),
+        }
+    };
+    for k in 0..RANDOM_CASES {
+        for g in [Gamma1::Pow17, Gamma1::Pow19] {
+            let buf = bytes(g.poly_z_bytes(), k);
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            Portable.unpack_z(g, &mut a, &buf);
+            avx.unpack_z(g, &mut b, &buf);
+            assert_eq!(a.coeffs, b.coeffs, "unpack_z {g:?}");
+        }
+        let buf = bytes(320, k);
+        let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+        Portable.unpack_t1(&mut a, &buf);
+        avx.unpack_t1(&mut b, &buf);
+        assert_eq!(a.coeffs, b.coeffs, "unpack_t1");
+        let buf = bytes(416, k);
+        Portable.unpack_t0(&mut a, &buf);
+        avx.unpack_t0(&mut b, &buf);
+        assert_eq!(a.coeffs, b.coeffs, "unpack_t0");
+        for eta in [Eta::Two, Eta::Four] {
+            let buf = bytes(eta.poly_eta_bytes(), k);
+            let ok0 = Portable.unpack_eta(eta, &mut a, &buf);
+            let ok1 = avx.unpack_eta(eta, &mut b, &buf);
+            assert_eq!((ok0, a.coeffs), (ok1, b.coeffs), "unpack_eta {eta:?}");
+        }
+    }
+}
+
+#[test]
+fn keccak_four_way() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(17);
+    for _ in 0..200 {
+        let mut s: [u64; 100] = core::array::from_fn(|_| rng.r#gen());
+        let mut t = s;
+        Portable.keccak_x4(&mut s);
+        avx.keccak_x4(&mut t);
+        assert_eq!(s, t);
+    }
+}
