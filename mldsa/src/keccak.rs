@@ -161,15 +161,21 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
         loop {
             let take = (len - offset).min(RATE);
             for (j, input) in inputs.iter().enumerate() {
-                lane.fill(0);
-                for (p, &b) in input[offset..offset + take].iter().enumerate() {
-                    xor_byte(&mut lane, p, b);
+                // The block as lanes, padded if it is the last.
+                let data = &input[offset..offset + take];
+                let full = take / 8;
+                for (w, chunk) in lane.iter_mut().zip(data.chunks_exact(8)) {
+                    *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                }
+                lane[full..RATE / 8].fill(0);
+                for (p, &b) in data[8 * full..].iter().enumerate() {
+                    xor_byte(&mut lane, 8 * full + p, b);
                 }
                 if take < RATE {
                     xor_byte(&mut lane, take, 0x1f);
                     xor_byte(&mut lane, RATE - 1, 0x80);
                 }
-                for (i, w) in lane.iter().enumerate() {
+                for (i, w) in lane[..RATE / 8].iter().enumerate() {
                     st.state[4 * i + j] ^= w;
                 }
             }
@@ -179,6 +185,8 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
                 break;
             }
         }
+        // The inputs may be secret seeds.
+        zeroize::Zeroize::zeroize(&mut lane);
         st
     }
 

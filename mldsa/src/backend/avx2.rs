@@ -500,17 +500,32 @@ fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
 
 #[target_feature(enable = "avx2")]
 fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    // One instance per l (4, 5, 7), so the inner loop over the terms is unrolled.
+    match (a.len(), b.len()) {
+        (4, 4) => pointwise_acc_l::<4>(c, a, b),
+        (5, 5) => pointwise_acc_l::<5>(c, a, b),
+        (7, 7) => pointwise_acc_l::<7>(c, a, b),
+        _ => pointwise_acc_l::<0>(c, a, b),
+    }
+}
+
+/// The L-fold product; `L = 0` means "any length" (the generic loop).
+#[target_feature(enable = "avx2")]
+fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
     // The products are summed in 64 bits and reduced once: |a|, |b| < 9q and l <= 7 give
     // |sum| < 7 * 81 q^2 < 2^56, and one Montgomery reduction of that is below 2^24 + q in
     // magnitude, inside the contract's 7q. Congruent to the portable sum of reduced products
     // (the contract compares mod q).
+    let n = if L == 0 { a.len().min(b.len()) } else { L };
+    debug_assert!(n <= 7, "the 64-bit sum is bounded for at most 7 terms");
+    let (a, b) = (&a[..n], &b[..n]);
     let qinv = _mm256_set1_epi32(super::portable::QINV);
     let q = _mm256_set1_epi32(Q);
     for i in 0..N / 8 {
         let mut even = _mm256_setzero_si256();
         let mut odd_acc = _mm256_setzero_si256();
-        for (x, y) in a.iter().zip(b) {
-            let (x, y) = (load(x, i), load(y, i));
+        for k in 0..n {
+            let (x, y) = (load(&a[k], i), load(&b[k], i));
             even = _mm256_add_epi64(even, _mm256_mul_epi32(x, y));
             odd_acc = _mm256_add_epi64(
                 odd_acc,
