@@ -4,10 +4,14 @@
 //!
 //! NTT-domain polynomials stay in the canonical (FIPS 204 bit-reversed) coefficient order:
 //! the last three NTT layers, which pair coefficients inside one 8-lane vector, run after an
-//! 8x8 transpose so that they too are butterflies between whole vectors.
+//! 8x8 transpose so that they too are butterflies between whole vectors. The NTT and its
+//! inverse are bit-identical to the portable ones (same Montgomery arithmetic in the same
+//! order); so is every other kernel except the L-fold product, which sums 64-bit products
+//! and reduces once (its contract compares mod q).
 //!
-//! Kernels not written here yet (bit packing, rejection sampling, hint packing) are the
-//! portable ones. `rej_eta` must stay free of secret-indexed tables (it samples s1 and s2).
+//! Kernels not written here (bit packing, `rej_eta`, hint packing) are the portable ones.
+//! `rej_eta` must stay free of secret-indexed tables (it samples s1 and s2); `rej_uniform`'s
+//! compaction table is indexed by which candidates of the public matrix A were accepted.
 #![allow(unsafe_code)]
 
 use super::portable::ZETAS;
