@@ -84,7 +84,8 @@ pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     });
 }
 
-/// ExpandA (FIPS 204 Alg. 32): A-hat\[r\]\[s\] = RejNTTPoly(rho || s || r).
+/// ExpandA (FIPS 204 Alg. 32): A-hat\[r\]\[s\] = RejNTTPoly(rho || s || r), in the
+/// backend's NTT order ([`Backend::ntt_order_from_canonical`]).
 pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) {
     let seed = |r: usize, s: usize| {
         let mut x = [0u8; 34];
@@ -114,6 +115,12 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
     }
     for i in idx..total {
         poly_uniform(b, &seed(i / p.l, i % p.l), &mut mat[i / p.l][i % p.l]);
+    }
+    // Sampled in canonical NTT order; the backend may keep its own.
+    for row in mat[..p.k].iter_mut() {
+        for a in row[..p.l].iter_mut() {
+            b.ntt_order_from_canonical(a);
+        }
     }
 }
 

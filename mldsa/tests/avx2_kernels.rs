@@ -3,7 +3,7 @@
 //! the contract's extreme values) and on thousands of random inputs inside the kernel's
 //! contract (`mldsa::backend::contract`, the same bounds the debug assertions and the
 //! differential harness use). Outputs compare as the contract says; the NTT and its inverse
-//! are also required to be bit-identical, as the AVX2 module documents.
+//! are also required to be bit-identical (in canonical order), as the AVX2 module documents.
 //!
 //! A CPU without AVX2 fails these tests unless `MLDSA_NO_AVX2_OK=1` says that is expected:
 //! a backend that did not run is never counted as tested.
@@ -127,10 +127,14 @@ trait Backend1 {
 }
 
 impl<B: Backend> Backend1 for B {
+    /// The NTT, its output mapped to canonical order (the backend may keep its own).
     fn ntt(&self, a: &mut Poly) {
-        Backend::ntt(*self, a)
+        Backend::ntt(*self, a);
+        Backend::ntt_order_to_canonical(*self, a);
     }
+    /// The inverse NTT of a canonical-order input.
     fn invntt(&self, a: &mut Poly) {
+        Backend::ntt_order_from_canonical(*self, a);
         Backend::invntt_tomont(*self, a)
     }
     fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly) {
@@ -183,6 +187,24 @@ fn ntt_and_inverse_are_bit_identical() {
         },
         |b, a| map(a, |x| b.invntt(x)),
     );
+}
+
+#[test]
+fn ntt_order_conversion_round_trips() {
+    let Some(avx) = avx2() else { return };
+    let mut a = Poly::ZERO;
+    for (i, c) in a.coeffs.iter_mut().enumerate() {
+        *c = i as i32;
+    }
+    let mut b = a;
+    avx.ntt_order_from_canonical(&mut b);
+    // Position 64g + 8r + c holds canonical coefficient 64g + 8c + r.
+    for (pos, &x) in b.coeffs.iter().enumerate() {
+        let (g, r, c) = (pos / 64, pos % 64 / 8, pos % 8);
+        assert_eq!(x as usize, 64 * g + 8 * c + r);
+    }
+    avx.ntt_order_to_canonical(&mut b);
+    assert_eq!(a.coeffs, b.coeffs);
 }
 
 #[test]

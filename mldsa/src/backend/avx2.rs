@@ -2,12 +2,15 @@
 //! checks the CPU; every kernel is a `#[target_feature(enable = "avx2")]` function, called
 //! from the safe trait methods because the token proves the feature is there.
 //!
-//! NTT-domain polynomials stay in the canonical (FIPS 204 bit-reversed) coefficient order:
-//! the last three NTT layers, which pair coefficients inside one 8-lane vector, run after an
-//! 8x8 transpose so that they too are butterflies between whole vectors. The NTT and its
-//! inverse are bit-identical to the portable ones (same Montgomery arithmetic in the same
-//! order); so is every other kernel except the L-fold product, which sums 64-bit products
-//! and reduces once (its contract compares mod q).
+//! NTT-domain polynomials are kept in this backend's own order: the last three NTT layers,
+//! which pair coefficients inside one 8-lane vector, run after an 8x8 transpose of each
+//! 64-coefficient group so that they too are butterflies between whole vectors, and the
+//! result stays transposed (the inverse NTT starts from it). So position 64g + 8r + c holds
+//! canonical coefficient 64g + 8c + r; `ntt_order_from_canonical` / `_to_canonical` apply that
+//! transpose (ExpandA's samples get it; tests compare in canonical order). Up to that order
+//! the NTT and its inverse are bit-identical to the portable ones (same Montgomery arithmetic
+//! in the same order); so is every other kernel except the L-fold product, which sums 64-bit
+//! products and reduces once (its contract compares mod q).
 //!
 //! Kernels not written here (bit packing, `rej_eta`, hint packing) are the portable ones.
 //! `rej_eta` must stay free of secret-indexed tables (it samples s1 and s2); `rej_uniform`'s
@@ -352,6 +355,17 @@ fn store8(p: &mut Poly, first: usize, stride: usize, v: &[__m256i; 8]) {
     }
 }
 
+/// Transposes each 64-coefficient group as an 8x8 matrix: the map between canonical NTT
+/// order and this backend's (it is its own inverse).
+#[target_feature(enable = "avx2")]
+fn transpose_groups(p: &mut Poly) {
+    for g in 0..4 {
+        let mut v = load8(p, 8 * g, 1);
+        transpose(&mut v);
+        store8(p, 8 * g, 1, &v);
+    }
+}
+
 /// The forward NTT in two passes over memory, each holding eight vectors in registers.
 /// Pass 1 (layers len 128, 64, 32) works on the vectors j, j + 4, ..., j + 28; pass 2 on the
 /// 64-coefficient group g: layers len 16 and 8 between vectors, then len 4, 2, 1 after a
@@ -407,7 +421,7 @@ fn ntt(p: &mut Poly) {
                 lanes(&l.fwd1[g][c / 2], &lq.fwd1[g][c / 2]),
             );
         }
-        transpose(&mut v);
+        // Stored as it stands: the backend's NTT order (see `ntt_order_from_canonical`).
         store8(p, 8 * g, 1, &v);
     }
 }
@@ -420,8 +434,8 @@ fn ntt(p: &mut Poly) {
 fn invntt_tomont(p: &mut Poly) {
     let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
+        // Input in the backend's NTT order: already transposed.
         let mut v = load8(p, 8 * g, 1);
-        transpose(&mut v);
         for c in [0, 2, 4, 6] {
             gsz(
                 &mut v,
@@ -887,6 +901,12 @@ impl Backend for Avx2 {
     }
     fn ntt(self, a: &mut Poly) {
         avx2!(ntt(a))
+    }
+    fn ntt_order_from_canonical(self, a: &mut Poly) {
+        avx2!(transpose_groups(a))
+    }
+    fn ntt_order_to_canonical(self, a: &mut Poly) {
+        avx2!(transpose_groups(a))
     }
     fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         avx2!(rej_uniform(out, buf))

@@ -189,6 +189,19 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// Which backend this is.
     const KIND: BackendKind;
 
+    /// Converts an NTT-domain polynomial from the canonical (FIPS 204 bit-reversed)
+    /// coefficient order to this backend's own NTT order. A backend whose `ntt` output is in
+    /// another order owns that permutation: the samplers apply this to polynomials drawn
+    /// directly in the NTT domain (the matrix A), and tests use it to compare in canonical
+    /// order. The default (canonical order) does nothing.
+    fn ntt_order_from_canonical(self, a: &mut Poly) {
+        let _ = a;
+    }
+    /// Inverse of [`Backend::ntt_order_from_canonical`].
+    fn ntt_order_to_canonical(self, a: &mut Poly) {
+        let _ = a;
+    }
+
     /// Whether one 4-way Keccak call costs less than two single ones, so samplers should
     /// pad a last group of two or three polynomials into a 4-way call (a lone last one
     /// takes the single sponge: one 4-way call costs more than one single call).
