@@ -251,20 +251,30 @@ fn tw(z: i32) -> Tw {
     }
 }
 
-/// Cooley-Tukey butterfly: (a, b) -> (a + z b, a - z b), as the portable NTT computes it.
-#[target_feature(enable = "avx2")]
-fn ctz(v: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
-    let t = mulz(v[j], w);
-    v[j] = _mm256_sub_epi32(v[i], t);
-    v[i] = _mm256_add_epi32(v[i], t);
+/// Cooley-Tukey butterflies (a, b) -> (a + z b, a - z b) on vectors `i`, `j` of `v`, as the
+/// portable NTT computes them; indices are literals so `v` stays in registers.
+macro_rules! ct {
+    ($v:ident, $w:expr; $($i:literal $j:literal),+) => {{
+        let w: Tw = $w;
+        $(
+            let t = mulz($v[$j], w);
+            $v[$j] = _mm256_sub_epi32($v[$i], t);
+            $v[$i] = _mm256_add_epi32($v[$i], t);
+        )+
+    }};
 }
 
-/// Gentleman-Sande butterfly: (a, b) -> (a + b, z (a - b)), as the portable inverse computes it.
-#[target_feature(enable = "avx2")]
-fn gsz(v: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
-    let t = v[i];
-    v[i] = _mm256_add_epi32(t, v[j]);
-    v[j] = mulz(_mm256_sub_epi32(t, v[j]), w);
+/// Gentleman-Sande butterflies (a, b) -> (a + b, z (a - b)), as the portable inverse
+/// computes them.
+macro_rules! gs {
+    ($v:ident, $w:expr; $($i:literal $j:literal),+) => {{
+        let w: Tw = $w;
+        $(
+            let t = $v[$i];
+            $v[$i] = _mm256_add_epi32(t, $v[$j]);
+            $v[$j] = mulz(_mm256_sub_epi32(t, $v[$j]), w);
+        )+
+    }};
 }
 
 /// Per-lane twiddles of the three in-vector layers, precomputed: after the transpose of
@@ -373,99 +383,68 @@ fn transpose_groups(p: &mut Poly) {
 /// coefficient, so the result is bit-identical.
 #[target_feature(enable = "avx2")]
 fn ntt(p: &mut Poly) {
+    // Every butterfly names its vectors by constant index, so the eight vectors stay in
+    // registers (a loop over indices would keep them in memory).
     let (z1, z2, z3) = (tw(ZETAS[1]), tw(ZETAS[2]), tw(ZETAS[3]));
     let z4 = [tw(ZETAS[4]), tw(ZETAS[5]), tw(ZETAS[6]), tw(ZETAS[7])];
     for j in 0..4 {
         let mut v = load8(p, j, 4);
-        for i in 0..4 {
-            ctz(&mut v, i, i + 4, z1);
-        }
-        ctz(&mut v, 0, 2, z2);
-        ctz(&mut v, 1, 3, z2);
-        ctz(&mut v, 4, 6, z3);
-        ctz(&mut v, 5, 7, z3);
-        for (b, &w) in z4.iter().enumerate() {
-            ctz(&mut v, 2 * b, 2 * b + 1, w);
-        }
+        ct!(v, z1; 0 4, 1 5, 2 6, 3 7);
+        ct!(v, z2; 0 2, 1 3);
+        ct!(v, z3; 4 6, 5 7);
+        ct!(v, z4[0]; 0 1);
+        ct!(v, z4[1]; 2 3);
+        ct!(v, z4[2]; 4 5);
+        ct!(v, z4[3]; 6 7);
         store8(p, j, 4, &v);
     }
     let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
         let mut v = load8(p, 8 * g, 1);
-        let (za, zb) = (tw(ZETAS[8 + 2 * g]), tw(ZETAS[9 + 2 * g]));
-        ctz(&mut v, 0, 2, za);
-        ctz(&mut v, 1, 3, za);
-        ctz(&mut v, 4, 6, zb);
-        ctz(&mut v, 5, 7, zb);
-        for b in 0..4 {
-            ctz(&mut v, 2 * b, 2 * b + 1, tw(ZETAS[16 + 4 * g + b]));
-        }
+        ct!(v, tw(ZETAS[8 + 2 * g]); 0 2, 1 3);
+        ct!(v, tw(ZETAS[9 + 2 * g]); 4 6, 5 7);
+        ct!(v, tw(ZETAS[16 + 4 * g]); 0 1);
+        ct!(v, tw(ZETAS[17 + 4 * g]); 2 3);
+        ct!(v, tw(ZETAS[18 + 4 * g]); 4 5);
+        ct!(v, tw(ZETAS[19 + 4 * g]); 6 7);
         transpose(&mut v);
-        let w4 = lanes(&l.fwd4[g], &lq.fwd4[g]);
-        for c in 0..4 {
-            ctz(&mut v, c, c + 4, w4);
-        }
-        for c in [0, 1, 4, 5] {
-            ctz(
-                &mut v,
-                c,
-                c + 2,
-                lanes(&l.fwd2[g][c / 4], &lq.fwd2[g][c / 4]),
-            );
-        }
-        for c in [0, 2, 4, 6] {
-            ctz(
-                &mut v,
-                c,
-                c + 1,
-                lanes(&l.fwd1[g][c / 2], &lq.fwd1[g][c / 2]),
-            );
-        }
+        ct!(v, lanes(&l.fwd4[g], &lq.fwd4[g]); 0 4, 1 5, 2 6, 3 7);
+        ct!(v, lanes(&l.fwd2[g][0], &lq.fwd2[g][0]); 0 2, 1 3);
+        ct!(v, lanes(&l.fwd2[g][1], &lq.fwd2[g][1]); 4 6, 5 7);
+        ct!(v, lanes(&l.fwd1[g][0], &lq.fwd1[g][0]); 0 1);
+        ct!(v, lanes(&l.fwd1[g][1], &lq.fwd1[g][1]); 2 3);
+        ct!(v, lanes(&l.fwd1[g][2], &lq.fwd1[g][2]); 4 5);
+        ct!(v, lanes(&l.fwd1[g][3], &lq.fwd1[g][3]); 6 7);
         // Stored as it stands: the backend's NTT order (see `ntt_order_from_canonical`).
         store8(p, 8 * g, 1, &v);
     }
 }
 
 /// The inverse NTT (with the factor 2^64 / 256), the forward passes mirrored: per group the
-/// in-vector layers len 1, 2, 4 after a transpose, then len 8 and 16; then layers len 32,
-/// 64, 128 on the vectors j, j + 4, ..., j + 28 and the final scaling. The portable code
-/// takes twiddles from m = 255 down, block by block left to right; so does this.
+/// in-vector layers len 1, 2, 4 (the input is in this backend's order, already transposed),
+/// a transpose, then len 8 and 16; then layers len 32, 64, 128 on the vectors j, j + 4, ...,
+/// j + 28 and the final scaling. The portable code takes twiddles from m = 255 down, block
+/// by block left to right; so does this.
 #[target_feature(enable = "avx2")]
 fn invntt_tomont(p: &mut Poly) {
     let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
-        // Input in the backend's NTT order: already transposed.
         let mut v = load8(p, 8 * g, 1);
-        for c in [0, 2, 4, 6] {
-            gsz(
-                &mut v,
-                c,
-                c + 1,
-                lanes(&l.inv1[g][c / 2], &lq.inv1[g][c / 2]),
-            );
-        }
-        for c in [0, 1, 4, 5] {
-            gsz(
-                &mut v,
-                c,
-                c + 2,
-                lanes(&l.inv2[g][c / 4], &lq.inv2[g][c / 4]),
-            );
-        }
-        let w4 = lanes(&l.inv4[g], &lq.inv4[g]);
-        for c in 0..4 {
-            gsz(&mut v, c, c + 4, w4);
-        }
+        gs!(v, lanes(&l.inv1[g][0], &lq.inv1[g][0]); 0 1);
+        gs!(v, lanes(&l.inv1[g][1], &lq.inv1[g][1]); 2 3);
+        gs!(v, lanes(&l.inv1[g][2], &lq.inv1[g][2]); 4 5);
+        gs!(v, lanes(&l.inv1[g][3], &lq.inv1[g][3]); 6 7);
+        gs!(v, lanes(&l.inv2[g][0], &lq.inv2[g][0]); 0 2, 1 3);
+        gs!(v, lanes(&l.inv2[g][1], &lq.inv2[g][1]); 4 6, 5 7);
+        gs!(v, lanes(&l.inv4[g], &lq.inv4[g]); 0 4, 1 5, 2 6, 3 7);
         transpose(&mut v);
         // len 8: block 4g + b uses m = 31 - (4g + b); len 16: block 2g + b uses 15 - (2g + b).
-        for b in 0..4 {
-            gsz(&mut v, 2 * b, 2 * b + 1, tw(-ZETAS[31 - (4 * g + b)]));
-        }
-        let (za, zb) = (tw(-ZETAS[15 - 2 * g]), tw(-ZETAS[14 - 2 * g]));
-        gsz(&mut v, 0, 2, za);
-        gsz(&mut v, 1, 3, za);
-        gsz(&mut v, 4, 6, zb);
-        gsz(&mut v, 5, 7, zb);
+        gs!(v, tw(-ZETAS[31 - 4 * g]); 0 1);
+        gs!(v, tw(-ZETAS[30 - 4 * g]); 2 3);
+        gs!(v, tw(-ZETAS[29 - 4 * g]); 4 5);
+        gs!(v, tw(-ZETAS[28 - 4 * g]); 6 7);
+        gs!(v, tw(-ZETAS[15 - 2 * g]); 0 2, 1 3);
+        gs!(v, tw(-ZETAS[14 - 2 * g]); 4 6, 5 7);
         store8(p, 8 * g, 1, &v);
     }
     // len 32: m = 7, 6, 5, 4 for the four blocks; len 64: 3, 2; len 128: 1.
@@ -474,20 +453,25 @@ fn invntt_tomont(p: &mut Poly) {
     let f = tw(INVNTT_F);
     for j in 0..4 {
         let mut v = load8(p, j, 4);
-        for (b, &w) in z32.iter().enumerate() {
-            gsz(&mut v, 2 * b, 2 * b + 1, w);
-        }
-        gsz(&mut v, 0, 2, z3);
-        gsz(&mut v, 1, 3, z3);
-        gsz(&mut v, 4, 6, z2);
-        gsz(&mut v, 5, 7, z2);
-        for i in 0..4 {
-            gsz(&mut v, i, i + 4, z1);
-        }
-        for x in v.iter_mut() {
-            *x = mulz(*x, f);
-        }
-        store8(p, j, 4, &v);
+        gs!(v, z32[0]; 0 1);
+        gs!(v, z32[1]; 2 3);
+        gs!(v, z32[2]; 4 5);
+        gs!(v, z32[3]; 6 7);
+        gs!(v, z3; 0 2, 1 3);
+        gs!(v, z2; 4 6, 5 7);
+        gs!(v, z1; 0 4, 1 5, 2 6, 3 7);
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = v;
+        let scaled = [
+            mulz(a0, f),
+            mulz(a1, f),
+            mulz(a2, f),
+            mulz(a3, f),
+            mulz(a4, f),
+            mulz(a5, f),
+            mulz(a6, f),
+            mulz(a7, f),
+        ];
+        store8(p, j, 4, &scaled);
     }
 }
 
