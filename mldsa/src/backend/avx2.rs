@@ -102,47 +102,62 @@ fn keccak_x4(states: &mut [u64; 100]) {
         // SAFETY: states[4i..4i+4] is in bounds (i < 25); unaligned load.
         *lane = unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) };
     }
-    for rc in RC {
-        // theta
-        let mut c = [_mm256_setzero_si256(); 5];
-        for x in 0..5 {
-            c[x] = _mm256_xor_si256(
-                _mm256_xor_si256(
-                    _mm256_xor_si256(a[x], a[x + 5]),
-                    _mm256_xor_si256(a[x + 10], a[x + 15]),
-                ),
-                a[x + 20],
-            );
-        }
-        for x in 0..5 {
-            let d = _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1));
-            for y in 0..5 {
-                a[x + 5 * y] = _mm256_xor_si256(a[x + 5 * y], d);
-            }
-        }
-        // rho and pi: B[y, 2x + 3y] = rot(A[x, y], r[x, y])
-        let mut b = [_mm256_setzero_si256(); 25];
-        for x in 0..5 {
-            for y in 0..5 {
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], RHO[x + 5 * y]);
-            }
-        }
-        // chi
-        for y in 0..5 {
-            for x in 0..5 {
-                a[x + 5 * y] = _mm256_xor_si256(
-                    b[x + 5 * y],
-                    _mm256_andnot_si256(b[(x + 1) % 5 + 5 * y], b[(x + 2) % 5 + 5 * y]),
-                );
-            }
-        }
-        // iota
-        a[0] = _mm256_xor_si256(a[0], _mm256_set1_epi64x(rc as i64));
+    // Two states, rounds alternating between them: each round reads one whole and writes
+    // the other once (25 stores), instead of a separate pi/rho array.
+    let mut e = [_mm256_setzero_si256(); 25];
+    for r in (0..24).step_by(2) {
+        keccak_round(&a, &mut e, RC[r]);
+        keccak_round(&e, &mut a, RC[r + 1]);
     }
     for (i, lane) in a.iter().enumerate() {
         // SAFETY: as for the loads.
         unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *lane) };
     }
+}
+
+/// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four states,
+/// from `a` into `e`, one output row at a time so the row stays in registers. Lane (x, y) is
+/// index x + 5y; pi sends lane (x, y) to (y, 2x + 3y), so output row Y, column X comes from
+/// lane (3Y + X mod 5, X).
+#[target_feature(enable = "avx2")]
+fn keccak_round(a: &[__m256i; 25], e: &mut [__m256i; 25], rc: u64) {
+    let c: [__m256i; 5] = core::array::from_fn(|x| {
+        _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_xor_si256(a[x], a[x + 5]), a[x + 10]),
+            _mm256_xor_si256(a[x + 15], a[x + 20]),
+        )
+    });
+    let d: [__m256i; 5] =
+        core::array::from_fn(|x| _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1)));
+    // Unrolled by macro: every lane index and rotation is a constant.
+    macro_rules! lane {
+        ($x_out:literal, $y_out:literal) => {{
+            const X: usize = (3 * $y_out + $x_out) % 5;
+            const I: usize = X + 5 * $x_out;
+            rotl(_mm256_xor_si256(a[I], d[X]), RHO[I])
+        }};
+    }
+    macro_rules! row {
+        ($y:literal) => {{
+            let b = [
+                lane!(0, $y),
+                lane!(1, $y),
+                lane!(2, $y),
+                lane!(3, $y),
+                lane!(4, $y),
+            ];
+            for x in 0..5 {
+                e[x + 5 * $y] =
+                    _mm256_xor_si256(b[x], _mm256_andnot_si256(b[(x + 1) % 5], b[(x + 2) % 5]));
+            }
+        }};
+    }
+    row!(0);
+    row!(1);
+    row!(2);
+    row!(3);
+    row!(4);
+    e[0] = _mm256_xor_si256(e[0], _mm256_set1_epi64x(rc as i64));
 }
 
 // ---------------------------------------------------------------------------------------
