@@ -217,7 +217,8 @@ pub const CHKNORM: Contract = c1("chknorm", Bounds::centered(Q - 1), ANY, Compar
 /// (entries past the count are unspecified and not compared).
 pub const REJ_UNIFORM: Contract = c1("rej_uniform", ANY, Bounds::new(0, Q - 1), Compare::Exact);
 
-/// `rej_eta`: any bytes in; values in [-eta, eta] out, same count and values everywhere.
+/// `rej_eta`: any bytes in; values in [-eta, eta] out, same count and values everywhere
+/// (entries past the count are unspecified and not compared).
 pub const fn rej_eta(eta: Eta) -> Contract {
     c1(
         "rej_eta",

@@ -314,7 +314,8 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     }
 
     /// RejBoundedPoly inner loop (FIPS 204 Alg. 31, 15): fills `out` from the half-bytes of
-    /// `buf`, returns how many entries were written. Contract: [`contract::REJ_ETA`].
+    /// `buf`, returns how many entries were written; entries past that count are
+    /// unspecified. Contract: [`contract::REJ_ETA`].
     fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         portable::kernels::rej_eta(eta, out, buf)
     }

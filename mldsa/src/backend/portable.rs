@@ -489,17 +489,15 @@ pub(crate) mod kernels {
                     n += 1;
                     continue;
                 });
-                match eta {
-                    Eta::Two if nib < 15 => {
-                        out[n] = 2 - (nib - 5 * ((205 * nib) >> 10));
-                        n += 1;
-                    }
-                    Eta::Four if nib < 9 => {
-                        out[n] = 4 - nib;
-                        n += 1;
-                    }
-                    _ => {}
-                }
+                let (accept, value) = match eta {
+                    Eta::Two => (nib < 15, 2 - (nib - 5 * ((205 * nib) >> 10))),
+                    Eta::Four => (nib < 9, 4 - nib),
+                };
+                // No branch on the (secret-derived) decision: the value is always written
+                // and kept only if accepted (a rejected one is overwritten or lies past the
+                // returned count).
+                out[n] = value;
+                n += usize::from(accept);
             }
         }
         n
