@@ -8,7 +8,7 @@ use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
 use crate::sample::{Matrix, expand_a, expand_mask, expand_s, sample_in_ball};
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
 /// lower than 814 attempts (821 after the 2026 errata), at which the probability of reaching
@@ -19,15 +19,77 @@ pub const MAX_SIGNING_ATTEMPTS: u16 = 1000;
 /// Largest w1Encode output: 8 polynomials of 192 bytes.
 const W1_MAX_BYTES: usize = K_MAX * 192;
 
+/// Polynomial buffers sized for the largest parameter set of which only the first `used`
+/// entries are ever written: wiped on drop, those entries only (the rest never leave
+/// `Poly::ZERO`). Wiping is volatile (zeroize), four bytes per store, so not wiping the
+/// unused part of an ML-DSA-44 buffer saves real time.
+pub(crate) struct Polys<const M: usize> {
+    polys: [Poly; M],
+    used: usize,
+}
+
+impl<const M: usize> Polys<M> {
+    /// `M` zero polynomials of which the first `used` will be written.
+    pub(crate) fn zero(used: usize) -> Self {
+        assert!(used <= M);
+        Polys {
+            polys: [Poly::ZERO; M],
+            used,
+        }
+    }
+    /// A copy of the first `used` polynomials of `from` (the rest zero).
+    pub(crate) fn copy_of(from: &[Poly; M], used: usize) -> Self {
+        let mut p = Self::zero(used);
+        p.polys[..used].copy_from_slice(&from[..used]);
+        p
+    }
+}
+
+impl<const M: usize> core::ops::Deref for Polys<M> {
+    type Target = [Poly; M];
+    fn deref(&self) -> &[Poly; M] {
+        &self.polys
+    }
+}
+
+impl<const M: usize> core::ops::DerefMut for Polys<M> {
+    fn deref_mut(&mut self) -> &mut [Poly; M] {
+        &mut self.polys
+    }
+}
+
+impl<const M: usize> Clone for Polys<M> {
+    fn clone(&self) -> Self {
+        Self::copy_of(&self.polys, self.used)
+    }
+}
+
+impl<const M: usize> Drop for Polys<M> {
+    fn drop(&mut self) {
+        for p in self.polys[..self.used].iter_mut() {
+            p.zeroize();
+        }
+    }
+}
+
 /// A decoded expanded secret key (FIPS 204 Alg. 25), wiped on drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct SecretParts {
     pub(crate) rho: [u8; SEED_BYTES],
     pub(crate) key: [u8; SEED_BYTES],
     pub(crate) tr: [u8; CRH_BYTES],
-    pub(crate) s1: [Poly; L_MAX],
-    pub(crate) s2: [Poly; K_MAX],
-    pub(crate) t0: [Poly; K_MAX],
+    pub(crate) s1: Polys<L_MAX>,
+    pub(crate) s2: Polys<K_MAX>,
+    pub(crate) t0: Polys<K_MAX>,
+}
+
+impl Drop for SecretParts {
+    fn drop(&mut self) {
+        // s1, s2 and t0 wipe themselves.
+        self.key.zeroize();
+        self.rho.zeroize();
+        self.tr.zeroize();
+    }
 }
 
 pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {
@@ -95,9 +157,9 @@ pub(crate) fn unpack_sk<B: Backend>(b: B, p: &Params, sk: &[u8]) -> Result<Secre
         rho: [0; 32],
         key: [0; 32],
         tr: [0; 64],
-        s1: [Poly::ZERO; L_MAX],
-        s2: [Poly::ZERO; K_MAX],
-        t0: [Poly::ZERO; K_MAX],
+        s1: Polys::zero(p.l),
+        s2: Polys::zero(p.k),
+        t0: Polys::zero(p.k),
     };
     parts.rho.copy_from_slice(&sk[..32]);
     parts.key.copy_from_slice(&sk[32..64]);
@@ -218,16 +280,24 @@ pub(crate) fn keygen_internal<B: Backend>(
         rho: seeds[..32].try_into().expect("32 bytes"),
         key: seeds[96..].try_into().expect("32 bytes"),
         tr: [0; 64],
-        s1: [Poly::ZERO; L_MAX],
-        s2: [Poly::ZERO; K_MAX],
-        t0: [Poly::ZERO; K_MAX],
+        s1: Polys::zero(p.l),
+        s2: Polys::zero(p.k),
+        t0: Polys::zero(p.k),
     };
     let rhoprime: &[u8; 64] = seeds[32..96].try_into().expect("64 bytes");
     let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
     expand_a(b, p, &parts.rho, &mut mat);
     expand_s(b, p, rhoprime, &mut parts.s1[..p.l], &mut parts.s2[..p.k]);
     let mut t1 = [Poly::ZERO; K_MAX];
-    compute_t(b, p, &mat, &parts.s1, &parts.s2, &mut t1, &mut parts.t0);
+    compute_t(
+        b,
+        p,
+        &mat,
+        &parts.s1[..],
+        &parts.s2[..],
+        &mut t1,
+        &mut parts.t0[..],
+    );
     pack_pk(b, p, &parts.rho, &t1, pk);
     parts.tr = compute_tr(b, pk);
     pack_sk(b, p, &parts, sk);
@@ -245,7 +315,15 @@ pub(crate) fn public_from_secret<B: Backend>(
     expand_a(b, p, &parts.rho, &mut mat);
     let mut t1 = [Poly::ZERO; K_MAX];
     let mut t0 = Zeroizing::new([Poly::ZERO; K_MAX]);
-    compute_t(b, p, &mat, &parts.s1, &parts.s2, &mut t1, &mut t0[..]);
+    compute_t(
+        b,
+        p,
+        &mat,
+        &parts.s1[..],
+        &parts.s2[..],
+        &mut t1,
+        &mut t0[..],
+    );
     pack_pk(b, p, &parts.rho, &t1, pk);
     let tr = compute_tr(b, pk);
     // Constant-time comparison of t0 (secret) and tr.
@@ -284,19 +362,19 @@ pub(crate) fn sign_mu<B: Backend>(
 
     let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
     expand_a(b, p, &sk.rho, &mut mat);
-    let mut s1hat = Zeroizing::new(sk.s1);
-    let mut s2hat = Zeroizing::new(sk.s2);
-    let mut t0hat = Zeroizing::new(sk.t0);
+    let mut s1hat = Polys::copy_of(&sk.s1, l);
+    let mut s2hat = Polys::copy_of(&sk.s2, k);
+    let mut t0hat = Polys::copy_of(&sk.t0, k);
     s1hat[..l].iter_mut().for_each(|x| kb.ntt(x));
     s2hat[..k].iter_mut().for_each(|x| kb.ntt(x));
     t0hat[..k].iter_mut().for_each(|x| kb.ntt(x));
 
-    let mut y = Zeroizing::new([Poly::ZERO; L_MAX]);
-    let mut yhat = Zeroizing::new([Poly::ZERO; L_MAX]);
-    let mut z = Zeroizing::new([Poly::ZERO; L_MAX]);
-    let mut w1 = Zeroizing::new([Poly::ZERO; K_MAX]);
-    let mut w0 = Zeroizing::new([Poly::ZERO; K_MAX]);
-    let mut h = Zeroizing::new([Poly::ZERO; K_MAX]);
+    let mut y = Polys::<L_MAX>::zero(l);
+    let mut yhat = Polys::<L_MAX>::zero(l);
+    let mut z = Polys::<L_MAX>::zero(l);
+    let mut w1 = Polys::<K_MAX>::zero(k);
+    let mut w0 = Polys::<K_MAX>::zero(k);
+    let mut h = Polys::<K_MAX>::zero(k);
     let mut tmp = Zeroizing::new(Poly::ZERO);
     let mut w1_packed = Zeroizing::new([0u8; W1_MAX_BYTES]);
     let mut ctilde = [0u8; 64];
