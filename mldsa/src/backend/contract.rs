@@ -153,9 +153,15 @@ pub const CADDQ: Contract = c1(
 );
 
 /// `add`/`sub`: |x| < 2^30 for both inputs, so no sum or difference overflows i32.
-pub const ADD: Contract = c1("add", Bounds::centered((1 << 30) - 1), ANY, Compare::Exact);
+pub const ADD: Contract = Contract {
+    name: "add",
+    input: [ADD_IN, ADD_IN],
+    output: [ANY, ANY],
+    compare: Compare::Exact,
+};
 /// See [`ADD`].
-pub const SUB: Contract = c1("sub", Bounds::centered((1 << 30) - 1), ANY, Compare::Exact);
+pub const SUB: Contract = Contract { name: "sub", ..ADD };
+const ADD_IN: Bounds = Bounds::centered((1 << 30) - 1);
 
 /// `shiftl`: t1 in [0, 2^10) in; t1 * 2^13 out (below q).
 pub const SHIFTL: Contract = c1(

@@ -148,22 +148,30 @@ pub(crate) fn keccak_x4<B: Backend>(b: B, states: &mut [u64; 100]) {
     }
 }
 
+/// Evaluates `$e` with the constant `$w` equal to `$bits`, one of the field widths FIPS 204
+/// encodings use.
+macro_rules! for_width {
+    ($bits:expr, $w:ident => $e:expr) => {
+        match $bits {
+            3 => { const $w: usize = 3; $e }
+            4 => { const $w: usize = 4; $e }
+            6 => { const $w: usize = 6; $e }
+            10 => { const $w: usize = 10; $e }
+            13 => { const $w: usize = 13; $e }
+            18 => { const $w: usize = 18; $e }
+            20 => { const $w: usize = 20; $e }
+            b => unreachable!("no FIPS 204 encoding uses {b}-bit fields"),
+        }
+    };
+}
+
 /// Packs 256 values of `bits` bits each, little-endian bit order (FIPS 204 Alg. 16/17
 /// with Alg. 9/11): value i occupies bits [i*bits, (i+1)*bits) of the output.
 #[inline(always)]
 fn pack_bits(out: &mut [u8], bits: usize, value: impl FnMut(usize) -> u32) {
     assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
     // One instance per width FIPS 204 uses, so each runs with constant shifts.
-    match bits {
-        3 => pack_fixed::<3>(out, value),
-        4 => pack_fixed::<4>(out, value),
-        6 => pack_fixed::<6>(out, value),
-        10 => pack_fixed::<10>(out, value),
-        13 => pack_fixed::<13>(out, value),
-        18 => pack_fixed::<18>(out, value),
-        20 => pack_fixed::<20>(out, value),
-        _ => unreachable!("no FIPS 204 encoding uses {bits}-bit fields"),
-    }
+    for_width!(bits, W => pack_fixed::<W>(out, value))
 }
 
 /// Values per group: a group fills whole bytes and fits in a u128 (8 values, or 4 for the
@@ -188,16 +196,7 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], mut value: impl FnMut(usize) ->
 #[inline(always)]
 fn unpack_bits(buf: &[u8], bits: usize, store: impl FnMut(usize, u32)) {
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
-    match bits {
-        3 => unpack_fixed::<3>(buf, store),
-        4 => unpack_fixed::<4>(buf, store),
-        6 => unpack_fixed::<6>(buf, store),
-        10 => unpack_fixed::<10>(buf, store),
-        13 => unpack_fixed::<13>(buf, store),
-        18 => unpack_fixed::<18>(buf, store),
-        20 => unpack_fixed::<20>(buf, store),
-        _ => unreachable!("no FIPS 204 encoding uses {bits}-bit fields"),
-    }
+    for_width!(bits, W => unpack_fixed::<W>(buf, store))
 }
 
 #[inline(always)]
