@@ -165,7 +165,7 @@ pub struct SigningKey<P: ParameterSet> {
 
 impl<P: ParameterSet> Drop for SigningKey<P> {
     fn drop(&mut self) {
-        self.expanded.zeroize();
+        self.expanded.as_mut().zeroize();
         self.seed.zeroize();
     }
 }

@@ -125,7 +125,7 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
 
 impl<B, const RATE: usize> Drop for Shake<B, RATE> {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 
@@ -186,7 +186,7 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
             }
         }
         // The inputs may be secret seeds.
-        zeroize::Zeroize::zeroize(&mut lane);
+        zeroize::Zeroize::zeroize(&mut lane[..]);
         st
     }
 
@@ -218,7 +218,7 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
 
 impl<B, const RATE: usize> Drop for ShakeX4<B, RATE> {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 

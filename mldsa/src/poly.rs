@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 /// Which representative a coefficient holds (canonical, centred, or merely bounded) is
 /// stated by the contract of the kernel that produced it; see [`crate::backend::contract`].
 /// The 32-byte alignment lets SIMD backends use aligned loads.
-#[derive(Clone, Copy, PartialEq, Eq, Zeroize)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub struct Poly {
     /// Coefficients a_0 .. a_255.
@@ -22,6 +22,14 @@ impl Poly {
     /// A polynomial from its coefficients.
     pub const fn from_coeffs(coeffs: [i32; N]) -> Self {
         Poly { coeffs }
+    }
+}
+
+impl Zeroize for Poly {
+    /// Wipes the coefficients as one slice: zeroize's bulk path (a fill the optimiser may
+    /// not remove), not 256 separate volatile stores as the derived per-element wipe does.
+    fn zeroize(&mut self) {
+        self.coeffs[..].zeroize();
     }
 }
 

@@ -242,7 +242,7 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
         Shake256::digest(b, &[&seed(i)], &mut buf[0][..zbytes]);
         Checked(b).unpack_z(p.gamma1, yi, &buf[0][..zbytes]);
     }
-    zeroize::Zeroize::zeroize(&mut buf);
+    zeroize::Zeroize::zeroize(buf.as_flattened_mut());
 }
 
 /// SampleInBall (FIPS 204 Alg. 29): a polynomial with tau coefficients +-1, the rest 0,

@@ -72,6 +72,35 @@ impl<const M: usize> Drop for Polys<M> {
     }
 }
 
+/// A byte buffer wiped on drop as one slice (zeroize's bulk path), where `Zeroizing` of an
+/// array would issue one volatile store per byte.
+pub(crate) struct SecretBytes<const N: usize>(pub(crate) [u8; N]);
+
+impl<const N: usize> SecretBytes<N> {
+    pub(crate) fn zero() -> Self {
+        SecretBytes([0; N])
+    }
+}
+
+impl<const N: usize> core::ops::Deref for SecretBytes<N> {
+    type Target = [u8; N];
+    fn deref(&self) -> &[u8; N] {
+        &self.0
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for SecretBytes<N> {
+    fn deref_mut(&mut self) -> &mut [u8; N] {
+        &mut self.0
+    }
+}
+
+impl<const N: usize> Drop for SecretBytes<N> {
+    fn drop(&mut self) {
+        self.0[..].zeroize();
+    }
+}
+
 /// A decoded expanded secret key (FIPS 204 Alg. 25), wiped on drop.
 #[derive(Clone)]
 pub(crate) struct SecretParts {
@@ -86,9 +115,9 @@ pub(crate) struct SecretParts {
 impl Drop for SecretParts {
     fn drop(&mut self) {
         // s1, s2 and t0 wipe themselves.
-        self.key.zeroize();
-        self.rho.zeroize();
-        self.tr.zeroize();
+        self.key[..].zeroize();
+        self.rho[..].zeroize();
+        self.tr[..].zeroize();
     }
 }
 
@@ -274,7 +303,7 @@ pub(crate) fn keygen_internal<B: Backend>(
     pk: &mut [u8],
     sk: &mut [u8],
 ) {
-    let mut seeds = Zeroizing::new([0u8; 128]);
+    let mut seeds = SecretBytes::<128>::zero();
     Shake256::digest(b, &[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
     let mut parts = SecretParts {
         rho: seeds[..32].try_into().expect("32 bytes"),
@@ -357,7 +386,7 @@ pub(crate) fn sign_mu<B: Backend>(
     let (k, l) = (p.k, p.l);
     let g2 = p.gamma2;
 
-    let mut rhopp = Zeroizing::new([0u8; 64]);
+    let mut rhopp = SecretBytes::<64>::zero();
     Shake256::digest(b, &[&sk.key, rnd, mu], &mut rhopp[..]);
 
     let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
@@ -376,7 +405,7 @@ pub(crate) fn sign_mu<B: Backend>(
     let mut w0 = Polys::<K_MAX>::zero(k);
     let mut h = Polys::<K_MAX>::zero(k);
     let mut tmp = Zeroizing::new(Poly::ZERO);
-    let mut w1_packed = Zeroizing::new([0u8; W1_MAX_BYTES]);
+    let mut w1_packed = SecretBytes::<W1_MAX_BYTES>::zero();
     let mut ctilde = [0u8; 64];
     let cb = p.ctilde_bytes();
     let w1b = g2.poly_w1_bytes();

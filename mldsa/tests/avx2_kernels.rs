@@ -341,6 +341,54 @@ fn rejection_sampling() {
 }
 
 #[test]
+fn bounded_rejection_sampling() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    for eta in [Eta::Two, Eta::Four] {
+        let limit = match eta {
+            Eta::Two => 15u8,
+            Eta::Four => 9,
+        };
+        for case in 0..RANDOM_CASES {
+            let len = rng.gen_range(0..=300);
+            // Random bytes, or nibbles drawn near the acceptance limit (every nibble value,
+            // runs of rejections, all rejected, all accepted).
+            let nibble = |rng: &mut ChaCha20Rng| -> u8 {
+                match case % 4 {
+                    0 => rng.gen_range(0..16),
+                    1 => rng.gen_range(limit - 1..16),
+                    2 => 15,
+                    _ => rng.gen_range(0..limit),
+                }
+            };
+            let buf: Vec<u8> = (0..len)
+                .map(|_| {
+                    if case % 4 == 0 && case % 8 != 0 {
+                        rng.r#gen()
+                    } else {
+                        nibble(&mut rng) | nibble(&mut rng) << 4
+                    }
+                })
+                .collect();
+            let room = if case % 5 == 0 {
+                N
+            } else {
+                rng.gen_range(0..=N)
+            };
+            let (mut o0, mut o1) = (vec![-9; room], vec![-9; room]);
+            let n0 = Portable.rej_eta(eta, &mut o0, &buf);
+            let n1 = avx.rej_eta(eta, &mut o1, &buf);
+            assert_eq!(n0, n1, "{eta:?} count, {len} bytes, room {room}");
+            assert_eq!(
+                o0[..n0],
+                o1[..n1],
+                "{eta:?} values, {len} bytes, room {room}"
+            );
+        }
+    }
+}
+
+#[test]
 fn unpacking() {
     let Some(avx) = avx2() else { return };
     let mut rng = ChaCha20Rng::seed_from_u64(13);
