@@ -1,6 +1,7 @@
 //! Kernel-level benchmarks per backend, with PQClean's C kernels in the same run: NTT,
-//! inverse NTT, RejNTTPoly (SHAKE128 + rejection sampling, one polynomial), and 4-way
-//! Keccak-f[1600].
+//! inverse NTT, RejNTTPoly (SHAKE128 + rejection sampling, one polynomial), RejBoundedPoly
+//! (SHAKE256 + rejection sampling, eta = 4, one polynomial), one-way Keccak-f[1600] (mldsa
+//! only: PQClean does not export its permutation) and 4-way Keccak-f[1600].
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
@@ -22,7 +23,15 @@ fn input() -> Poly {
 fn bench(c: &mut Criterion) {
     let a = input();
     let seed = [7u8; 34];
-    for name in ["ntt", "invntt_tomont", "poly_uniform", "keccak_f1600_x4"] {
+    let seed66 = [7u8; 66];
+    for name in [
+        "ntt",
+        "invntt_tomont",
+        "poly_uniform",
+        "poly_uniform_eta",
+        "keccak_f1600",
+        "keccak_f1600_x4",
+    ] {
         let mut g = c.benchmark_group(format!("kernel/{name}"));
         g.warm_up_time(Duration::from_millis(300))
             .measurement_time(Duration::from_secs(1))
@@ -47,6 +56,21 @@ fn bench(c: &mut Criterion) {
                         mldsa::sample::poly_uniform(b, black_box(&seed), &mut x);
                         x
                     }),
+                    "poly_uniform_eta" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        mldsa::sample::poly_uniform_eta(
+                            b,
+                            mldsa::params::Eta::Four,
+                            black_box(&seed66),
+                            &mut x,
+                        );
+                        x
+                    }),
+                    "keccak_f1600" => bch.iter(|| {
+                        let mut s = [1u64; 25];
+                        b.keccak_f1600(black_box(&mut s));
+                        s
+                    }),
                     _ => bch.iter(|| {
                         let mut s = [1u64; 100];
                         b.keccak_f1600_x4(black_box(&mut s));
@@ -61,6 +85,9 @@ fn bench(c: &mut Criterion) {
             };
             if name == "keccak_f1600_x4" && !t.is_avx2() {
                 continue; // only PQClean's AVX2 code has a 4-way permutation
+            }
+            if name == "keccak_f1600" {
+                continue; // PQClean's one-way permutation is not exported
             }
             g.bench_function(
                 BenchmarkId::new(format!("pqclean-{}", &v.name()[2..]), ""),
@@ -80,6 +107,12 @@ fn bench(c: &mut Criterion) {
                         t.uniform(
                             black_box(&seed[..32]),
                             u16::from_le_bytes([seed[32], seed[33]]),
+                        )
+                    }),
+                    "poly_uniform_eta" => bch.iter(|| {
+                        t.uniform_eta(
+                            black_box(&seed66[..64]),
+                            u16::from_le_bytes([seed66[64], seed66[65]]),
                         )
                     }),
                     _ => bch.iter(|| {

@@ -41,9 +41,9 @@ pub fn sign_internal(
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
     with_backend!(any, |b| b.run(|| {
-        let parts = scheme::unpack_sk(b, p, sk)?;
+        let mut parts = scheme::unpack_sk(b, p, sk)?;
         let mu = scheme::compute_mu(b, &parts.tr, m_prime);
-        scheme::sign_mu(b, p, &parts, &mu, rnd, sig)
+        scheme::sign_mu(b, p, &mut parts, &mu, rnd, sig)
     }))
 }
 
@@ -59,8 +59,8 @@ pub fn sign_mu(
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
     with_backend!(any, |b| b.run(|| {
-        let parts = scheme::unpack_sk(b, p, sk)?;
-        scheme::sign_mu(b, p, &parts, mu, rnd, sig)
+        let mut parts = scheme::unpack_sk(b, p, sk)?;
+        scheme::sign_mu(b, p, &mut parts, mu, rnd, sig)
     }))
 }
 

@@ -16,20 +16,23 @@ const MAX_FIRST_BYTES: usize = UNIFORM_FIRST_BLOCKS * SHAKE128_RATE;
 /// The matrix A-hat (NTT domain), k rows of l polynomials, stored at maximum size.
 pub type Matrix = [[Poly; L_MAX]; K_MAX];
 
+/// Squeeze buffers for [`rej_fill_x4`], made once per sampler call (not per 4-way call).
+type X4Buf = [[u8; MAX_FIRST_BYTES]; 4];
+
 /// Fills polynomials by rejection from four sponges in lock-step: `first` blocks, then one
 /// more block at a time for every polynomial still short.
 fn rej_fill_x4<B: Backend, const RATE: usize>(
     b: B,
     seeds: [&[u8]; 4],
-    out: &mut [Poly; 4],
+    out: [&mut Poly; 4],
+    buf: &mut X4Buf,
     first: usize,
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
     let mut xof = ShakeX4::<B, RATE>::absorb_once(b, seeds);
-    let mut buf = [[0u8; MAX_FIRST_BYTES]; 4];
     let len = first * RATE;
     {
-        let [b0, b1, b2, b3] = &mut buf;
+        let [b0, b1, b2, b3] = buf;
         xof.squeeze_blocks([
             &mut b0[..len],
             &mut b1[..len],
@@ -43,7 +46,7 @@ fn rej_fill_x4<B: Backend, const RATE: usize>(
     }
     while filled.iter().any(|&n| n < N) {
         {
-            let [b0, b1, b2, b3] = &mut buf;
+            let [b0, b1, b2, b3] = buf;
             xof.squeeze_blocks([
                 &mut b0[..RATE],
                 &mut b1[..RATE],
@@ -63,12 +66,12 @@ fn rej_fill<B: Backend, const RATE: usize>(
     b: B,
     seed: &[u8],
     out: &mut Poly,
+    buf: &mut [u8; MAX_FIRST_BYTES],
     first: usize,
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
     let mut xof = crate::keccak::Shake::<B, RATE>::new(b);
     xof.absorb(seed);
-    let mut buf = [0u8; MAX_FIRST_BYTES];
     xof.squeeze(&mut buf[..first * RATE]);
     let mut n = rej(&mut out.coeffs, &buf[..first * RATE]);
     while n < N {
@@ -79,48 +82,135 @@ fn rej_fill<B: Backend, const RATE: usize>(
 
 /// RejNTTPoly (FIPS 204 Alg. 30) for one seed rho || s || r.
 pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
-    rej_fill::<B, SHAKE128_RATE>(b, seed, out, UNIFORM_FIRST_BLOCKS, |o, buf| {
+    let mut buf = [0u8; MAX_FIRST_BYTES];
+    rej_fill::<B, SHAKE128_RATE>(b, seed, out, &mut buf, UNIFORM_FIRST_BLOCKS, |o, buf| {
         Checked(b).rej_uniform(o, buf)
     });
+}
+
+/// Entries `first .. first + count` of A-hat (FIPS 204 Alg. 32, entry `i` = A-hat\[i / l\]\[i
+/// % l\] = RejNTTPoly(rho || i % l || i / l)), sampled into the polynomials `dest` yields, in
+/// that order, and put in the backend's NTT order. Four at a time through the 4-way sponge
+/// (a short last group, when the backend prefers it, is padded with repeats of its last
+/// seed into a scratch polynomial); the rest through the one-way sponge.
+fn sample_entries<'a, B: Backend>(
+    b: B,
+    p: &Params,
+    rho: &[u8; 32],
+    first: usize,
+    count: usize,
+    mut dest: impl Iterator<Item = &'a mut Poly>,
+) {
+    let seed = |i: usize| {
+        let mut x = [0u8; 34];
+        x[..32].copy_from_slice(rho);
+        x[32] = (i % p.l) as u8;
+        x[33] = (i / p.l) as u8;
+        x
+    };
+    let end = first + count;
+    let mut buf: X4Buf = [[0u8; MAX_FIRST_BYTES]; 4];
+    let mut pad = [Poly::ZERO; 3];
+    let mut idx = first;
+    while idx + 4 <= end || (B::PREFERS_X4 && idx + 2 <= end) {
+        let real = (end - idx).min(4);
+        let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed((idx + j).min(end - 1)));
+        let mut pads = pad.iter_mut();
+        let mut take = |j: usize| {
+            if j < real {
+                dest.next().expect("a destination per entry")
+            } else {
+                pads.next().expect("at most three padded lanes")
+            }
+        };
+        let mut out = [take(0), take(1), take(2), take(3)];
+        let [o0, o1, o2, o3] = &mut out;
+        rej_fill_x4::<B, SHAKE128_RATE>(
+            b,
+            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
+            [o0, o1, o2, o3],
+            &mut buf,
+            UNIFORM_FIRST_BLOCKS,
+            |o, buf| Checked(b).rej_uniform(o, buf),
+        );
+        // Sampled in canonical NTT order; the backend may keep its own.
+        for a in out.iter_mut().take(real) {
+            b.ntt_order_from_canonical(a);
+        }
+        idx += 4;
+    }
+    for i in idx..end {
+        let a = dest.next().expect("a destination per entry");
+        rej_fill::<B, SHAKE128_RATE>(
+            b,
+            &seed(i),
+            a,
+            &mut buf[0],
+            UNIFORM_FIRST_BLOCKS,
+            |o, buf| Checked(b).rej_uniform(o, buf),
+        );
+        b.ntt_order_from_canonical(a);
+    }
 }
 
 /// ExpandA (FIPS 204 Alg. 32): A-hat\[r\]\[s\] = RejNTTPoly(rho || s || r), in the
 /// backend's NTT order ([`Backend::ntt_order_from_canonical`]).
 pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) {
-    let seed = |r: usize, s: usize| {
-        let mut x = [0u8; 34];
-        x[..32].copy_from_slice(rho);
-        x[32] = s as u8;
-        x[33] = r as u8;
-        x
-    };
-    let total = p.k * p.l;
-    let mut idx = 0;
-    while idx + 4 <= total || (B::PREFERS_X4 && idx + 2 <= total) {
-        // A last, short group is padded with repeats of its last entry (discarded).
-        let at = |j: usize| (idx + j).min(total - 1);
-        let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed(at(j) / p.l, at(j) % p.l));
-        let mut polys = [Poly::ZERO; 4];
-        rej_fill_x4::<B, SHAKE128_RATE>(
+    let dest = mat[..p.k].iter_mut().flat_map(|row| row[..p.l].iter_mut());
+    sample_entries(b, p, rho, 0, p.k * p.l, dest);
+}
+
+/// Rows of A-hat handed out in turn without storing the matrix: what keygen and verify use,
+/// since each needs every row once. Rows are sampled four at a time (4 l entries, a whole
+/// number of 4-way calls), so the 4-way sponge runs as often as for the whole matrix.
+#[derive(Debug)]
+pub struct MatrixRows<'p, B> {
+    b: B,
+    p: &'p Params,
+    rho: [u8; 32],
+    rows: [[Poly; L_MAX]; ROWS_PER_BATCH],
+    /// Rows `next - in_batch .. next` of the matrix are in `rows`, the first of them at
+    /// `rows[0]`; `used` of them have been handed out.
+    next: usize,
+    in_batch: usize,
+    used: usize,
+}
+
+/// Rows sampled per batch by [`MatrixRows`].
+const ROWS_PER_BATCH: usize = 4;
+
+impl<'p, B: Backend> MatrixRows<'p, B> {
+    /// The rows of A-hat for `rho`, none sampled yet.
+    pub fn new(b: B, p: &'p Params, rho: &[u8; 32]) -> Self {
+        MatrixRows {
             b,
-            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-            &mut polys,
-            UNIFORM_FIRST_BLOCKS,
-            |o, buf| Checked(b).rej_uniform(o, buf),
-        );
-        for (j, poly) in polys.iter().enumerate().take(total - idx) {
-            mat[(idx + j) / p.l][(idx + j) % p.l] = *poly;
+            p,
+            rho: *rho,
+            rows: [[Poly::ZERO; L_MAX]; ROWS_PER_BATCH],
+            next: 0,
+            in_batch: 0,
+            used: 0,
         }
-        idx += 4;
     }
-    for i in idx..total {
-        poly_uniform(b, &seed(i / p.l, i % p.l), &mut mat[i / p.l][i % p.l]);
-    }
-    // Sampled in canonical NTT order; the backend may keep its own.
-    for row in mat[..p.k].iter_mut() {
-        for a in row[..p.l].iter_mut() {
-            b.ntt_order_from_canonical(a);
+
+    /// The next row (its first l entries), or `None` after row k - 1.
+    pub fn next_row(&mut self) -> Option<&[Poly]> {
+        let (k, l) = (self.p.k, self.p.l);
+        if self.used == self.in_batch {
+            if self.next == k {
+                return None;
+            }
+            let n = (k - self.next).min(ROWS_PER_BATCH);
+            let dest = self.rows[..n]
+                .iter_mut()
+                .flat_map(|row| row[..l].iter_mut());
+            sample_entries(self.b, self.p, &self.rho, self.next * l, n * l, dest);
+            self.next += n;
+            self.in_batch = n;
+            self.used = 0;
         }
+        self.used += 1;
+        Some(&self.rows[self.used - 1][..l])
     }
 }
 
@@ -160,13 +250,17 @@ pub fn expand_s<B: Backend>(
     };
     let mut idx = 0;
     let mut polys = [Poly::ZERO; 4];
+    // The squeezed bytes determine s1 and s2: wiped before returning, like `polys`.
+    let mut buf: X4Buf = [[0u8; MAX_FIRST_BYTES]; 4];
     while idx + 4 <= total || (B::PREFERS_X4 && idx + 2 <= total) {
         // A last, short group is padded with repeats of its last entry (discarded).
         let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((idx + j).min(total - 1)));
+        let [p0, p1, p2, p3] = &mut polys;
         rej_fill_x4::<B, SHAKE256_RATE>(
             b,
             [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-            &mut polys,
+            [p0, p1, p2, p3],
+            &mut buf,
             first,
             rej,
         );
@@ -176,10 +270,11 @@ pub fn expand_s<B: Backend>(
         idx += 4;
     }
     for i in idx..total {
-        rej_fill::<B, SHAKE256_RATE>(b, &seed(i), &mut polys[0], first, rej);
+        rej_fill::<B, SHAKE256_RATE>(b, &seed(i), &mut polys[0], &mut buf[0], first, rej);
         put(i, &polys[0]);
     }
     zeroize::Zeroize::zeroize(&mut polys);
+    zeroize::Zeroize::zeroize(buf.as_flattened_mut());
 }
 
 /// RejBoundedPoly (FIPS 204 Alg. 31) for one seed rho' || nonce (66 bytes).
@@ -193,9 +288,11 @@ pub fn poly_uniform_eta<B: Backend>(
         crate::params::Eta::Two => 1,
         crate::params::Eta::Four => 2,
     };
-    rej_fill::<B, SHAKE256_RATE>(b, seed, out, first, |o, buf| {
+    let mut buf = [0u8; MAX_FIRST_BYTES];
+    rej_fill::<B, SHAKE256_RATE>(b, seed, out, &mut buf, first, |o, buf| {
         Checked(b).rej_eta(eta, o, buf)
     });
+    zeroize::Zeroize::zeroize(&mut buf[..]);
 }
 
 /// One polynomial of ExpandMask: BitUnpack(H(seed, 32 c)) for a 66-byte seed rho'' || nonce.
@@ -294,6 +391,28 @@ mod tests {
                     assert_eq!(one, mat[r][s], "{} A[{r}][{s}]", p.name);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn matrix_rows_are_the_rows_of_expand_a() {
+        for kind in crate::backend::BackendKind::available() {
+            let any = crate::backend::AnyBackend::new(kind).unwrap();
+            crate::with_backend!(any, |b| {
+                for p in ALL_PARAMS {
+                    for t in 0..3u8 {
+                        let rho = [t.wrapping_mul(91); 32];
+                        let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
+                        expand_a(b, &p, &rho, &mut mat);
+                        let mut rows = MatrixRows::new(b, &p, &rho);
+                        for (r, want) in mat[..p.k].iter().enumerate() {
+                            let got = rows.next_row().expect("k rows");
+                            assert_eq!(got, &want[..p.l], "{kind} {} row {r}", p.name);
+                        }
+                        assert!(rows.next_row().is_none(), "{kind} {}: k rows only", p.name);
+                    }
+                }
+            });
         }
     }
 

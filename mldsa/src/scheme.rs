@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
-use crate::sample::{Matrix, expand_a, expand_mask, expand_s, sample_in_ball};
+use crate::sample::{MatrixRows, expand_a, expand_mask, expand_s, sample_in_ball};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
@@ -37,10 +37,10 @@ impl<const M: usize> Polys<M> {
             used,
         }
     }
-    /// A copy of the first `used` polynomials of `from` (the rest zero).
-    pub(crate) fn copy_of(from: &[Poly; M], used: usize) -> Self {
-        let mut p = Self::zero(used);
-        p.polys[..used].copy_from_slice(&from[..used]);
+    /// A copy of `from` in the first `from.len()` polynomials (the rest zero).
+    pub(crate) fn copy_of_slice(from: &[Poly]) -> Self {
+        let mut p = Self::zero(from.len());
+        p.polys[..from.len()].copy_from_slice(from);
         p
     }
 }
@@ -60,7 +60,7 @@ impl<const M: usize> core::ops::DerefMut for Polys<M> {
 
 impl<const M: usize> Clone for Polys<M> {
     fn clone(&self) -> Self {
-        Self::copy_of(&self.polys, self.used)
+        Self::copy_of_slice(&self.polys[..self.used])
     }
 }
 
@@ -268,25 +268,25 @@ pub(crate) fn compute_tr<B: Backend>(b: B, pk: &[u8]) -> [u8; 64] {
     tr
 }
 
-/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6).
+/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6). A-hat's rows
+/// are sampled as they are needed (line 3 of Alg. 6 interleaved with line 5).
 fn compute_t<B: Backend>(
     b: B,
     p: &Params,
-    mat: &Matrix,
+    rho: &[u8; 32],
     s1: &[Poly],
     s2: &[Poly],
     t1: &mut [Poly],
     t0: &mut [Poly],
 ) {
     let kb = Checked(b);
-    let mut s1hat = Zeroizing::new([Poly::ZERO; L_MAX]);
-    for i in 0..p.l {
-        s1hat[i] = s1[i];
-        kb.ntt(&mut s1hat[i]);
-    }
+    let mut s1hat = Polys::<L_MAX>::copy_of_slice(&s1[..p.l]);
+    s1hat[..p.l].iter_mut().for_each(|x| kb.ntt(x));
+    let mut rows = MatrixRows::new(b, p, rho);
     let mut t = Zeroizing::new(Poly::ZERO);
     for r in 0..p.k {
-        kb.pointwise_acc_montgomery(&mut t, &mat[r][..p.l], &s1hat[..p.l]);
+        let row = rows.next_row().expect("k rows");
+        kb.pointwise_acc_montgomery(&mut t, row, &s1hat[..p.l]);
         kb.reduce(&mut t);
         kb.invntt_tomont(&mut t);
         kb.add(&mut t, &s2[r]);
@@ -314,14 +314,12 @@ pub(crate) fn keygen_internal<B: Backend>(
         t0: Polys::zero(p.k),
     };
     let rhoprime: &[u8; 64] = seeds[32..96].try_into().expect("64 bytes");
-    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
-    expand_a(b, p, &parts.rho, &mut mat);
     expand_s(b, p, rhoprime, &mut parts.s1[..p.l], &mut parts.s2[..p.k]);
     let mut t1 = [Poly::ZERO; K_MAX];
     compute_t(
         b,
         p,
-        &mat,
+        &parts.rho,
         &parts.s1[..],
         &parts.s2[..],
         &mut t1,
@@ -340,14 +338,12 @@ pub(crate) fn public_from_secret<B: Backend>(
     parts: &SecretParts,
     pk: &mut [u8],
 ) -> Result<(), Error> {
-    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
-    expand_a(b, p, &parts.rho, &mut mat);
     let mut t1 = [Poly::ZERO; K_MAX];
-    let mut t0 = Zeroizing::new([Poly::ZERO; K_MAX]);
+    let mut t0 = Polys::<K_MAX>::zero(p.k);
     compute_t(
         b,
         p,
-        &mat,
+        &parts.rho,
         &parts.s1[..],
         &parts.s2[..],
         &mut t1,
@@ -373,11 +369,12 @@ pub(crate) fn public_from_secret<B: Backend>(
 }
 
 /// ML-DSA.Sign_internal (FIPS 204 Alg. 7) from mu (line 6 done by the caller).
-/// `sig` must have the set's signature length.
+/// `sig` must have the set's signature length. Transforms the key's s1, s2 and t0 to the
+/// NTT domain in place (lines 2-4): `sk` is a decoded key made for this one call.
 pub(crate) fn sign_mu<B: Backend>(
     b: B,
     p: &Params,
-    sk: &SecretParts,
+    sk: &mut SecretParts,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
@@ -391,15 +388,13 @@ pub(crate) fn sign_mu<B: Backend>(
 
     let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
     expand_a(b, p, &sk.rho, &mut mat);
-    let mut s1hat = Polys::copy_of(&sk.s1, l);
-    let mut s2hat = Polys::copy_of(&sk.s2, k);
-    let mut t0hat = Polys::copy_of(&sk.t0, k);
-    s1hat[..l].iter_mut().for_each(|x| kb.ntt(x));
-    s2hat[..k].iter_mut().for_each(|x| kb.ntt(x));
-    t0hat[..k].iter_mut().for_each(|x| kb.ntt(x));
+    sk.s1[..l].iter_mut().for_each(|x| kb.ntt(x));
+    sk.s2[..k].iter_mut().for_each(|x| kb.ntt(x));
+    sk.t0[..k].iter_mut().for_each(|x| kb.ntt(x));
+    let (s1hat, s2hat, t0hat) = (&sk.s1, &sk.s2, &sk.t0);
 
     let mut y = Polys::<L_MAX>::zero(l);
-    let mut yhat = Polys::<L_MAX>::zero(l);
+    // z's buffer holds NTT(y) until z itself is computed (line 18 needs y, not NTT(y)).
     let mut z = Polys::<L_MAX>::zero(l);
     let mut w1 = Polys::<K_MAX>::zero(k);
     let mut w0 = Polys::<K_MAX>::zero(k);
@@ -415,6 +410,7 @@ pub(crate) fn sign_mu<B: Backend>(
         // Lines 11-13: y, w = NTT^-1(A-hat * NTT(y)), w1 = HighBits(w).
         expand_mask(b, p, &rhopp, kappa, &mut y[..l]);
         kappa = kappa.wrapping_add(l as u16);
+        let yhat = &mut z;
         yhat[..l].copy_from_slice(&y[..l]);
         yhat[..l].iter_mut().for_each(|x| kb.ntt(x));
         for r in 0..k {
@@ -489,8 +485,7 @@ pub(crate) fn verify_mu<B: Backend>(
     let cb = p.ctilde_bytes();
     let ctilde = &sig[..cb];
 
-    let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
-    expand_a(b, p, &rho, &mut mat);
+    let mut rows = MatrixRows::new(b, p, &rho);
     let mut chat = sample_in_ball(b, ctilde, p.tau);
     kb.ntt(&mut chat);
     z[..p.l].iter_mut().for_each(|x| kb.ntt(x));
@@ -503,7 +498,8 @@ pub(crate) fn verify_mu<B: Backend>(
     let mut ct1 = Poly::ZERO;
     let mut w1 = Poly::ZERO;
     for r in 0..p.k {
-        kb.pointwise_acc_montgomery(&mut w, &mat[r][..p.l], &z[..p.l]);
+        let row = rows.next_row().expect("k rows");
+        kb.pointwise_acc_montgomery(&mut w, row, &z[..p.l]);
         kb.shiftl(&mut t1[r]);
         kb.ntt(&mut t1[r]);
         kb.pointwise_montgomery(&mut ct1, &chat, &t1[r]);
