@@ -138,24 +138,36 @@ pub struct ShakeX4<B, const RATE: usize> {
     backend: B,
     /// The state holds an output block not yet squeezed (right after absorbing).
     ready: bool,
+    /// The inputs have been absorbed (squeezing is allowed, absorbing is not).
+    absorbed: bool,
 }
 
 impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
-    /// Absorbs four equal-length inputs and pads them.
+    /// Four empty sponges.
+    pub fn new(backend: B) -> Self {
+        ShakeX4 {
+            state: [0; 100],
+            backend,
+            ready: false,
+            absorbed: false,
+        }
+    }
+
+    /// Absorbs four equal-length inputs and pads them: the whole input of each sponge
+    /// (made with [`ShakeX4::new`], nothing absorbed or squeezed yet).
     ///
     /// # Panics
-    /// If the inputs differ in length.
-    pub fn absorb_once(backend: B, inputs: [&[u8]; 4]) -> Self {
+    /// If the inputs differ in length, or the sponges were used before.
+    pub fn absorb_once(&mut self, inputs: [&[u8]; 4]) {
         let len = inputs[0].len();
         assert!(
             inputs.iter().all(|x| x.len() == len),
             "ShakeX4 inputs must have equal length"
         );
-        let mut st = ShakeX4 {
-            state: [0; 100],
-            backend,
-            ready: true,
-        };
+        assert!(!self.absorbed, "ShakeX4::absorb_once called twice");
+        self.absorbed = true;
+        self.ready = true;
+        let st = self;
         let mut lane = [0u64; 25];
         let mut offset = 0;
         loop {
@@ -187,7 +199,6 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
         }
         // The inputs may be secret seeds.
         zeroize::Zeroize::zeroize(&mut lane[..]);
-        st
     }
 
     /// Squeezes whole blocks: each `outs[j].len()` must be the same multiple of `RATE`.
@@ -195,6 +206,7 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
     pub fn squeeze_blocks(&mut self, outs: [&mut [u8]; 4]) {
         let len = outs[0].len();
         assert!(len % RATE == 0 && outs.iter().all(|o| o.len() == len));
+        assert!(self.absorbed, "ShakeX4::squeeze_blocks before absorb_once");
         let mut done = 0;
         let [o0, o1, o2, o3] = outs;
         let mut outs = [o0, o1, o2, o3];
@@ -285,10 +297,8 @@ mod tests {
             let inputs: Vec<Vec<u8>> = (0..4)
                 .map(|j| (0..len).map(|i| (i * 7 + j * 101) as u8).collect())
                 .collect();
-            let mut x4 = ShakeX4::<_, SHAKE256_RATE>::absorb_once(
-                Portable,
-                [&inputs[0], &inputs[1], &inputs[2], &inputs[3]],
-            );
+            let mut x4 = ShakeX4::<_, SHAKE256_RATE>::new(Portable);
+            x4.absorb_once([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
             let mut outs = vec![vec![0u8; 3 * SHAKE256_RATE]; 4];
             {
                 let [a, b, c, d] = &mut outs[..] else {

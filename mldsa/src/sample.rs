@@ -29,7 +29,8 @@ fn rej_fill_x4<B: Backend, const RATE: usize>(
     first: usize,
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
-    let mut xof = ShakeX4::<B, RATE>::absorb_once(b, seeds);
+    let mut xof = ShakeX4::<B, RATE>::new(b);
+    xof.absorb_once(seeds);
     let len = first * RATE;
     {
         let [b0, b1, b2, b3] = buf;
@@ -322,10 +323,8 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
     let mut r = 0;
     while r + 4 <= p.l || (B::PREFERS_X4 && r + 2 <= p.l) {
         let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
-        let mut xof = ShakeX4::<B, SHAKE256_RATE>::absorb_once(
-            b,
-            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-        );
+        let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(b);
+        xof.absorb_once([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
         {
             let [b0, b1, b2, b3] = &mut buf;
             xof.squeeze_blocks([&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]]);

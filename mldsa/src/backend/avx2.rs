@@ -98,41 +98,43 @@ fn rotl(x: __m256i, n: u32) -> __m256i {
 
 #[target_feature(enable = "avx2")]
 fn keccak_x4(states: &mut [u64; 100]) {
-    let mut a = [_mm256_setzero_si256(); 25];
-    for (i, lane) in a.iter_mut().enumerate() {
-        // SAFETY: states[4i..4i+4] is in bounds (i < 25); unaligned load.
-        *lane = unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) };
-    }
+    let lane = |s: &[u64; 100], i: usize| {
+        // SAFETY: i < 25, so s[4i..4i + 4] is in bounds; unaligned load.
+        unsafe { _mm256_loadu_si256(s.as_ptr().add(4 * i).cast()) }
+    };
     // Theta's column parities of the input; each round then returns those of its output,
     // accumulated as the rows are written, so no round reads the state twice.
     let mut c: [__m256i; 5] = core::array::from_fn(|x| {
         _mm256_xor_si256(
-            _mm256_xor_si256(_mm256_xor_si256(a[x], a[x + 5]), a[x + 10]),
-            _mm256_xor_si256(a[x + 15], a[x + 20]),
+            _mm256_xor_si256(
+                _mm256_xor_si256(lane(states, x), lane(states, x + 5)),
+                lane(states, x + 10),
+            ),
+            _mm256_xor_si256(lane(states, x + 15), lane(states, x + 20)),
         )
     });
-    // Two states, rounds alternating between them: each round reads one whole and writes
-    // the other once (25 stores), instead of a separate pi/rho array.
-    let mut e = [_mm256_setzero_si256(); 25];
-    // A loop over a round function that is never inlined: 24 unrolled rounds (5,300
-    // instructions) overflow the decoded-instruction cache and ran 8% slower (Zen 4).
+    // Rounds alternate between the caller's states and a scratch copy, each reading one
+    // whole and writing the other once (no separate pi/rho array, no copy in or out: 24
+    // rounds end where they began). A loop over a round function that is never inlined:
+    // 24 unrolled rounds (5,300 instructions) overflow the decoded-instruction cache and ran
+    // 8% slower (Zen 4).
+    let mut scratch = [0u64; 100];
     for rc in RC.chunks_exact(2) {
-        keccak_round(&a, &mut e, &mut c, rc[0]);
-        keccak_round(&e, &mut a, &mut c, rc[1]);
+        keccak_round(states, &mut scratch, &mut c, rc[0]);
+        keccak_round(&scratch, states, &mut c, rc[1]);
     }
-    for (i, lane) in a.iter().enumerate() {
-        // SAFETY: as for the loads.
-        unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *lane) };
-    }
+    // The states may be secret (ExpandS, ExpandMask): no copy is left behind.
+    zeroize::Zeroize::zeroize(&mut scratch[..]);
 }
 
-/// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four states,
-/// from `a` into `e`, one output row at a time so the row stays in registers. Lane (x, y) is
-/// index x + 5y; pi sends lane (x, y) to (y, 2x + 3y), so output row Y, column X comes from
-/// lane (3Y + X mod 5, X). `c` holds the column parities of `a` on entry and of `e` on exit.
+/// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four
+/// interleaved states, from `a` into `e`, one output row at a time so the row stays in
+/// registers. Lane (x, y) is index x + 5y; pi sends lane (x, y) to (y, 2x + 3y), so output
+/// row Y, column X comes from lane (3Y + X mod 5, X). `c` holds the column parities of `a`
+/// on entry and of `e` on exit.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn keccak_round(a: &[__m256i; 25], e: &mut [__m256i; 25], c: &mut [__m256i; 5], rc: u64) {
+fn keccak_round(a: &[u64; 100], e: &mut [u64; 100], c: &mut [__m256i; 5], rc: u64) {
     let d: [__m256i; 5] =
         core::array::from_fn(|x| _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1)));
     // Unrolled by macro: every lane index and rotation is a constant.
@@ -140,7 +142,9 @@ fn keccak_round(a: &[__m256i; 25], e: &mut [__m256i; 25], c: &mut [__m256i; 5], 
         ($x_out:literal, $y_out:literal) => {{
             const X: usize = (3 * $y_out + $x_out) % 5;
             const I: usize = X + 5 * $x_out;
-            rotl(_mm256_xor_si256(a[I], d[X]), RHO[I])
+            // SAFETY: I < 25, so a[4I..4I + 4] is in bounds; unaligned load.
+            let v = unsafe { _mm256_loadu_si256(a.as_ptr().add(4 * I).cast()) };
+            rotl(_mm256_xor_si256(v, d[X]), RHO[I])
         }};
     }
     let rc = _mm256_set1_epi64x(rc as i64);
@@ -159,7 +163,8 @@ fn keccak_round(a: &[__m256i; 25], e: &mut [__m256i; 25], c: &mut [__m256i; 5], 
                 if $y == 0 && x == 0 {
                     v = _mm256_xor_si256(v, rc);
                 }
-                e[x + 5 * $y] = v;
+                // SAFETY: x + 5y < 25, so e[4(x + 5y)..][..4] is in bounds; unaligned store.
+                unsafe { _mm256_storeu_si256(e.as_mut_ptr().add(4 * (x + 5 * $y)).cast(), v) };
                 c[x] = if $y == 0 {
                     v
                 } else {
