@@ -1,7 +1,9 @@
 //! Kernel-level benchmarks per backend, with PQClean's C kernels in the same run: NTT,
 //! inverse NTT, RejNTTPoly (SHAKE128 + rejection sampling, one polynomial), RejBoundedPoly
-//! (SHAKE256 + rejection sampling, eta = 4, one polynomial), one-way Keccak-f[1600] (mldsa
-//! only: PQClean does not export its permutation) and 4-way Keccak-f[1600].
+//! (SHAKE256 + rejection sampling, eta = 4, one polynomial), the bare rejection kernels
+//! (840 bytes for `rej_uniform`, 136 bytes at eta = 2 for `rej_eta`; mldsa only), one-way
+//! Keccak-f[1600] (mldsa only: PQClean does not export its permutation) and 4-way
+//! Keccak-f[1600].
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
@@ -24,11 +26,21 @@ fn bench(c: &mut Criterion) {
     let a = input();
     let seed = [7u8; 34];
     let seed66 = [7u8; 66];
+    // Pseudo-random bytes for the bare rejection kernels (SHAKE128 output of the seed).
+    let mut bytes = [0u8; 840];
+    {
+        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        let mut h = sha3::Shake128::default();
+        h.update(&seed);
+        h.finalize_xof().read(&mut bytes);
+    }
     for name in [
         "ntt",
         "invntt_tomont",
         "poly_uniform",
         "poly_uniform_eta",
+        "rej_uniform",
+        "rej_eta",
         "keccak_f1600",
         "keccak_f1600_x4",
     ] {
@@ -66,6 +78,17 @@ fn bench(c: &mut Criterion) {
                         );
                         x
                     }),
+                    "rej_uniform" => bch.iter(|| {
+                        let mut out = [0i32; 256];
+                        let n = b.rej_uniform(&mut out, black_box(&bytes[..840]));
+                        (n, out)
+                    }),
+                    "rej_eta" => bch.iter(|| {
+                        let mut out = [0i32; 256];
+                        let n =
+                            b.rej_eta(mldsa::params::Eta::Two, &mut out, black_box(&bytes[..136]));
+                        (n, out)
+                    }),
                     "keccak_f1600" => bch.iter(|| {
                         let mut s = [1u64; 25];
                         b.keccak_f1600(black_box(&mut s));
@@ -86,8 +109,8 @@ fn bench(c: &mut Criterion) {
             if name == "keccak_f1600_x4" && !t.is_avx2() {
                 continue; // only PQClean's AVX2 code has a 4-way permutation
             }
-            if name == "keccak_f1600" {
-                continue; // PQClean's one-way permutation is not exported
+            if matches!(name, "keccak_f1600" | "rej_uniform" | "rej_eta") {
+                continue; // not exported by PQClean without an allocation per call
             }
             g.bench_function(
                 BenchmarkId::new(format!("pqclean-{}", &v.name()[2..]), ""),

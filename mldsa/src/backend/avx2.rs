@@ -31,13 +31,14 @@ pub struct Avx2 {
 }
 
 impl Avx2 {
-    /// The token, if the CPU supports AVX2 (detected at run time with `std`, or known at
-    /// compile time when built with `-C target-feature=+avx2`).
+    /// The token, if the CPU supports AVX2 and POPCNT (which every AVX2 CPU has; the
+    /// rejection samplers count accepted candidates with it), detected at run time with
+    /// `std`, or known at compile time when built with `-C target-feature=+avx2,+popcnt`.
     pub fn detect() -> Option<Avx2> {
         #[cfg(feature = "std")]
-        let has = std::is_x86_feature_detected!("avx2");
+        let has = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
         #[cfg(not(feature = "std"))]
-        let has = cfg!(target_feature = "avx2");
+        let has = cfg!(all(target_feature = "avx2", target_feature = "popcnt"));
         has.then_some(Avx2 { _private: () })
     }
 }
@@ -748,7 +749,7 @@ static COMPRESS: [[u8; 8]; 256] = {
 
 /// RejNTTPoly's inner loop (FIPS 204 Alg. 14 on 3-byte groups), eight candidates at a time
 /// while eight more values fit and 32 bytes can be read; the rest as the portable kernel.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
     let mask23 = _mm256_set1_epi32(0x7F_FFFF);
     let q = _mm256_set1_epi32(Q);
@@ -790,7 +791,7 @@ fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
 /// count (kept nibbles never collide: the count is non-decreasing along the lane). Two lanes,
 /// 16 bytes, per step while 32 more values fit; then lane 0 alone while 16 fit; the rest as
 /// the portable kernel. Entries past the returned count are unspecified.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
     let (table, limit) = match eta {
         // 2 - (b mod 5) for b < 15; 4 - b for b < 9. Entries past the limit are never kept.
