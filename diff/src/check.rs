@@ -51,6 +51,7 @@ pub enum Check {
     UnpackHint(Params),
     Keccak,
     KeccakX4,
+    KeccakX4x2,
     Keygen(Params),
     Sign(Params),
     Verify(Params),
@@ -129,7 +130,7 @@ impl Check {
         v.extend([PackW1(Gamma2::QMinus1Over88), PackW1(Gamma2::QMinus1Over32)]);
         v.extend(ALL_PARAMS.map(PackHint));
         v.extend(ALL_PARAMS.map(UnpackHint));
-        v.extend([Keccak, KeccakX4]);
+        v.extend([Keccak, KeccakX4, KeccakX4x2]);
         for p in ALL_PARAMS {
             v.extend([Keygen(p), Sign(p), Verify(p), SignMalformedKey(p)]);
         }
@@ -174,6 +175,7 @@ impl Check {
             UnpackHint(p) => format!("unpack_hint_{}", set_no(&p)),
             Keccak => "keccak_f1600".into(),
             KeccakX4 => "keccak_f1600_x4".into(),
+            KeccakX4x2 => "keccak_f1600_x4x2".into(),
             Keygen(p) => format!("keygen_{}", set_no(&p)),
             Sign(p) => format!("sign_{}", set_no(&p)),
             Verify(p) => format!("verify_{}", set_no(&p)),
@@ -298,6 +300,11 @@ impl Check {
             UnpackHint(_) => format!("{} bytes -> accept/reject (FIPS 204 Alg. 21) and h; exact", p.omega + p.k),
             Keccak => "200-byte state -> Keccak-f[1600]; exact".into(),
             KeccakX4 => "four interleaved states -> Keccak-f[1600] x4; exact".into(),
+            KeccakX4x2 => {
+                "two sets of four interleaved states -> Keccak-f[1600] x4 on each (a backend \
+                 may run them interleaved); exact"
+                    .into()
+            }
             Keygen(_) => "xi (32) -> pk || sk; byte-identical".into(),
             Sign(_) => "sk, msg, ctx (0..=255), rnd (hedged or zero) -> signature; byte-identical".into(),
             Verify(_) => "pk, msg, ctx, signature (valid or mutated) -> accept/reject; agreement".into(),
@@ -350,7 +357,7 @@ impl Check {
             PolyUniform => "keccak",
             RejEta(_) | PolyUniformEta(_) => "rej_eta",
             PolyUniformGamma1(_) | UnpackZ(_) => "unpack_z",
-            Challenge(_) | Keccak | KeccakX4 => "keccak",
+            Challenge(_) | Keccak | KeccakX4 | KeccakX4x2 => "keccak",
             PackT1 => "pack_t1",
             UnpackT1 => "unpack_t1",
             PackT0 | Keygen(_) => "pack_t0",
@@ -679,6 +686,13 @@ pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Cas
                 vec![[0, 0xff, 0x01][index]; 800]
             } else {
                 src.bytes(800)?
+            }
+        }
+        KeccakX4x2 => {
+            case.bytes = if edge {
+                vec![[0, 0xff, 0x01][index]; 1600]
+            } else {
+                src.bytes(1600)?
             }
         }
         Keygen(_) => {

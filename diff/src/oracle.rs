@@ -249,6 +249,12 @@ pub fn run_rust<B: Backend>(b: B, check: Check, case: &Case) -> Option<Output> {
             b.keccak_f1600_x4(&mut s);
             out.bytes = s.iter().flat_map(|w| w.to_le_bytes()).collect();
         }
+        KeccakX4x2 => {
+            let mut s0 = lanes::<100>(&case.bytes[..800]);
+            let mut s1 = lanes::<100>(&case.bytes[800..]);
+            b.keccak_f1600_x4x2(&mut s0, &mut s1);
+            out.bytes = s0.iter().chain(&s1).flat_map(|w| w.to_le_bytes()).collect();
+        }
         Keygen(_) | Sign(_) | Verify(_) | SignMalformedKey(_) => {
             return run_rust_e2e(B::KIND, check, &p, case);
         }
@@ -514,6 +520,14 @@ impl Oracle for COracle {
                     return None;
                 }
                 out.bytes = s.iter().flat_map(|w| w.to_le_bytes()).collect();
+            }
+            KeccakX4x2 => {
+                let mut s0 = lanes::<100>(&case.bytes[..800]);
+                let mut s1 = lanes::<100>(&case.bytes[800..]);
+                if !t.keccak_x4(&mut s0) || !t.keccak_x4(&mut s1) {
+                    return None;
+                }
+                out.bytes = s0.iter().chain(&s1).flat_map(|w| w.to_le_bytes()).collect();
             }
             Keygen(_) => {
                 let (pk, sk) = crate::rng::with_script(&case.bytes, || t.keypair()).ok()?;

@@ -43,6 +43,7 @@ fn bench(c: &mut Criterion) {
         "rej_eta",
         "keccak_f1600",
         "keccak_f1600_x4",
+        "keccak_f1600_x4x2",
     ] {
         let mut g = c.benchmark_group(format!("kernel/{name}"));
         g.warm_up_time(Duration::from_millis(300))
@@ -94,6 +95,11 @@ fn bench(c: &mut Criterion) {
                         b.keccak_f1600(black_box(&mut s));
                         s
                     }),
+                    "keccak_f1600_x4x2" => bch.iter(|| {
+                        let (mut s, mut t) = ([1u64; 100], [2u64; 100]);
+                        b.keccak_f1600_x4x2(black_box(&mut s), black_box(&mut t));
+                        (s, t)
+                    }),
                     _ => bch.iter(|| {
                         let mut s = [1u64; 100];
                         b.keccak_f1600_x4(black_box(&mut s));
@@ -109,7 +115,10 @@ fn bench(c: &mut Criterion) {
             if name == "keccak_f1600_x4" && !t.is_avx2() {
                 continue; // only PQClean's AVX2 code has a 4-way permutation
             }
-            if matches!(name, "keccak_f1600" | "rej_uniform" | "rej_eta") {
+            if matches!(
+                name,
+                "keccak_f1600" | "keccak_f1600_x4x2" | "rej_uniform" | "rej_eta"
+            ) {
                 continue; // not exported by PQClean without an allocation per call
             }
             g.bench_function(

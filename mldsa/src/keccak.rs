@@ -129,12 +129,13 @@ impl<B, const RATE: usize> Drop for Shake<B, RATE> {
     }
 }
 
-/// Four SHAKE sponges of the same rate run in lock-step over the 4-way permutation. All
-/// four inputs have the same length and are absorbed at once.
+/// `4 S` SHAKE sponges of the same rate run in lock-step over `S` 4-way states (`S` = 1 or
+/// 2; with two, each permutation is the backend's interleaved pair,
+/// [`Backend::keccak_f1600_x4x2`]). All inputs have the same length and are absorbed at once.
 #[derive(Clone, Debug)]
-pub struct ShakeX4<B, const RATE: usize> {
-    /// Interleaved: lane `i` of instance `j` is `state[4 * i + j]`.
-    state: [u64; 100],
+pub struct ShakeWide<B, const RATE: usize, const S: usize> {
+    /// Per 4-way state, interleaved: lane `i` of sponge `4 s + j` is `state[s][4 * i + j]`.
+    state: [[u64; 100]; S],
     backend: B,
     /// The state holds an output block not yet squeezed (right after absorbing).
     ready: bool,
@@ -142,32 +143,46 @@ pub struct ShakeX4<B, const RATE: usize> {
     absorbed: bool,
 }
 
-impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
-    /// Four empty sponges.
+/// Four sponges over one 4-way state.
+pub type ShakeX4<B, const RATE: usize> = ShakeWide<B, RATE, 1>;
+/// Eight sponges over two 4-way states permuted together.
+pub type ShakeX8<B, const RATE: usize> = ShakeWide<B, RATE, 2>;
+
+impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
+    /// `4 S` empty sponges.
     pub fn new(backend: B) -> Self {
-        ShakeX4 {
-            state: [0; 100],
+        assert!(S == 1 || S == 2, "one or two 4-way states");
+        ShakeWide {
+            state: [[0; 100]; S],
             backend,
             ready: false,
             absorbed: false,
         }
     }
 
-    /// Absorbs four equal-length inputs and pads them: the whole input of each sponge
-    /// (made with [`ShakeX4::new`], nothing absorbed or squeezed yet).
+    fn permute(&mut self) {
+        let kb = Checked(self.backend);
+        match &mut self.state[..] {
+            [s] => kb.keccak_f1600_x4(s),
+            [s0, s1] => kb.keccak_f1600_x4x2(s0, s1),
+            _ => unreachable!("one or two 4-way states"),
+        }
+    }
+
+    /// Absorbs `4 S` equal-length inputs and pads them: the whole input of each sponge
+    /// (made with [`ShakeWide::new`], nothing absorbed or squeezed yet).
     ///
     /// # Panics
-    /// If the inputs differ in length, or the sponges were used before.
-    pub fn absorb_once(&mut self, inputs: [&[u8]; 4]) {
+    /// If there are not `4 S` inputs, they differ in length, or the sponges were used.
+    pub fn absorb_once(&mut self, inputs: &[&[u8]]) {
         let len = inputs[0].len();
         assert!(
-            inputs.iter().all(|x| x.len() == len),
-            "ShakeX4 inputs must have equal length"
+            inputs.len() == 4 * S && inputs.iter().all(|x| x.len() == len),
+            "ShakeWide takes 4 S inputs of equal length"
         );
-        assert!(!self.absorbed, "ShakeX4::absorb_once called twice");
+        assert!(!self.absorbed, "ShakeWide::absorb_once called twice");
         self.absorbed = true;
         self.ready = true;
-        let st = self;
         let mut lane = [0u64; 25];
         let mut offset = 0;
         loop {
@@ -187,11 +202,12 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
                     xor_byte(&mut lane, take, 0x1f);
                     xor_byte(&mut lane, RATE - 1, 0x80);
                 }
+                let st = &mut self.state[j / 4];
                 for (i, w) in lane[..RATE / 8].iter().enumerate() {
-                    st.state[4 * i + j] ^= w;
+                    st[4 * i + j % 4] ^= w;
                 }
             }
-            Checked(st.backend).keccak_f1600_x4(&mut st.state);
+            self.permute();
             offset += take;
             if take < RATE {
                 break;
@@ -201,26 +217,31 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
         zeroize::Zeroize::zeroize(&mut lane[..]);
     }
 
-    /// Squeezes whole blocks: each `outs[j].len()` must be the same multiple of `RATE`.
-    /// The first call returns the first block of output.
-    pub fn squeeze_blocks(&mut self, outs: [&mut [u8]; 4]) {
+    /// Squeezes whole blocks into `4 S` outputs: each `outs[j].len()` must be the same
+    /// multiple of `RATE`. The first call returns the first block of output.
+    pub fn squeeze_blocks(&mut self, outs: &mut [&mut [u8]]) {
         let len = outs[0].len();
-        assert!(len % RATE == 0 && outs.iter().all(|o| o.len() == len));
-        assert!(self.absorbed, "ShakeX4::squeeze_blocks before absorb_once");
+        assert!(
+            outs.len() == 4 * S && len % RATE == 0 && outs.iter().all(|o| o.len() == len),
+            "ShakeWide squeezes whole blocks into 4 S outputs"
+        );
+        assert!(
+            self.absorbed,
+            "ShakeWide::squeeze_blocks before absorb_once"
+        );
         let mut done = 0;
-        let [o0, o1, o2, o3] = outs;
-        let mut outs = [o0, o1, o2, o3];
         while done < len {
             // Permute only for a block beyond the one absorbing left ready: no permutation
             // is spent on output nobody reads.
             if !self.ready {
-                Checked(self.backend).keccak_f1600_x4(&mut self.state);
+                self.permute();
             }
             self.ready = false;
             // Both rates (168, 136) are whole lanes: copy 8 bytes at a time.
             for (j, out) in outs.iter_mut().enumerate() {
+                let st = &self.state[j / 4];
                 for (w, chunk) in out[done..done + RATE].chunks_exact_mut(8).enumerate() {
-                    chunk.copy_from_slice(&self.state[4 * w + j].to_le_bytes());
+                    chunk.copy_from_slice(&st[4 * w + j % 4].to_le_bytes());
                 }
             }
             done += RATE;
@@ -228,9 +249,9 @@ impl<B: Backend, const RATE: usize> ShakeX4<B, RATE> {
     }
 }
 
-impl<B, const RATE: usize> Drop for ShakeX4<B, RATE> {
+impl<B, const RATE: usize, const S: usize> Drop for ShakeWide<B, RATE, S> {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.state[..]);
+        zeroize::Zeroize::zeroize(self.state.as_flattened_mut());
     }
 }
 
@@ -298,19 +319,19 @@ mod tests {
                 .map(|j| (0..len).map(|i| (i * 7 + j * 101) as u8).collect())
                 .collect();
             let mut x4 = ShakeX4::<_, SHAKE256_RATE>::new(Portable);
-            x4.absorb_once([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+            x4.absorb_once(&[&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
             let mut outs = vec![vec![0u8; 3 * SHAKE256_RATE]; 4];
             {
                 let [a, b, c, d] = &mut outs[..] else {
                     unreachable!()
                 };
-                x4.squeeze_blocks([
+                x4.squeeze_blocks(&mut [
                     &mut a[..SHAKE256_RATE],
                     &mut b[..SHAKE256_RATE],
                     &mut c[..SHAKE256_RATE],
                     &mut d[..SHAKE256_RATE],
                 ]);
-                x4.squeeze_blocks([
+                x4.squeeze_blocks(&mut [
                     &mut a[SHAKE256_RATE..],
                     &mut b[SHAKE256_RATE..],
                     &mut c[SHAKE256_RATE..],
@@ -324,6 +345,41 @@ mod tests {
                     "len {len} lane {j}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn x8_matches_single_way_on_every_backend() {
+        for kind in crate::backend::BackendKind::available() {
+            let any = crate::backend::AnyBackend::new(kind).unwrap();
+            crate::with_backend!(any, |b| {
+                for len in [0usize, 34, 66, 135, 136, 137, 168, 400] {
+                    let inputs: Vec<Vec<u8>> = (0..8)
+                        .map(|j| (0..len).map(|i| (i * 13 + j * 37 + 5) as u8).collect())
+                        .collect();
+                    let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+                    let mut x8 = ShakeX8::<_, SHAKE128_RATE>::new(b);
+                    x8.absorb_once(&refs);
+                    let mut outs = vec![vec![0u8; 3 * SHAKE128_RATE]; 8];
+                    {
+                        let (first, rest): (Vec<_>, Vec<_>) = outs
+                            .iter_mut()
+                            .map(|o| o.split_at_mut(SHAKE128_RATE))
+                            .unzip();
+                        let mut first = first;
+                        x8.squeeze_blocks(&mut first);
+                        let mut rest = rest;
+                        x8.squeeze_blocks(&mut rest);
+                    }
+                    for (j, out) in outs.iter().enumerate() {
+                        assert_eq!(
+                            out,
+                            &reference(SHAKE128_RATE, &inputs[j], 3 * SHAKE128_RATE),
+                            "{kind} len {len} lane {j}"
+                        );
+                    }
+                }
+            });
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Sampling (FIPS 204 Section 7.3), public so the differential harness can compare each
 //! sampler with other implementations: ExpandA, ExpandS, ExpandMask and SampleInBall, built on
-//! the SHAKE sponges and the backend's rejection and unpacking kernels. Four polynomials are
-//! sampled at once through the 4-way sponge wherever four are needed.
+//! the SHAKE sponges and the backend's rejection and unpacking kernels. Polynomials are
+//! sampled four or eight at a time through the wide sponges wherever that many are needed
+//! (and, on a backend that prefers it, with padded lanes for a short last group).
 
 use crate::backend::{Backend, Checked};
-use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Shake256, ShakeX4};
+use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Shake256, ShakeWide, ShakeX4, ShakeX8};
 use crate::params::{K_MAX, L_MAX, N, Params};
 use crate::poly::Poly;
 
@@ -16,53 +17,52 @@ const MAX_FIRST_BYTES: usize = UNIFORM_FIRST_BLOCKS * SHAKE128_RATE;
 /// The matrix A-hat (NTT domain), k rows of l polynomials, stored at maximum size.
 pub type Matrix = [[Poly; L_MAX]; K_MAX];
 
-/// Squeeze buffers for [`rej_fill_x4`], made once per sampler call (not per 4-way call).
-type X4Buf = [[u8; MAX_FIRST_BYTES]; 4];
+/// Squeeze buffers for [`rej_fill_wide`], made once per sampler call.
+type WideBuf = [[u8; MAX_FIRST_BYTES]; 8];
 
-/// Fills polynomials by rejection from four sponges in lock-step: `first` blocks, then one
-/// more block at a time for every polynomial still short.
-fn rej_fill_x4<B: Backend, const RATE: usize>(
+/// How many lanes the next group of polynomials takes when `left` remain: 8 (two 4-way
+/// states permuted together) for five or more if the backend prefers it, 4 for four (or for
+/// two or three if the backend prefers the 4-way sponge), else 1 (the one-way sponge). Lanes
+/// past the `left` real ones are padding whose output is discarded.
+fn group_width<B: Backend>(left: usize) -> usize {
+    if B::PREFERS_X8 && left >= 5 {
+        8
+    } else if left >= 4 || (B::PREFERS_X4 && left >= 2) {
+        4
+    } else {
+        1
+    }
+}
+
+/// Fills `out.len()` = 4 S polynomials by rejection from 4 S sponges in lock-step: `first`
+/// blocks, then one more block at a time while any polynomial is short.
+fn rej_fill_wide<B: Backend, const RATE: usize, const S: usize>(
     b: B,
-    seeds: [&[u8]; 4],
-    out: [&mut Poly; 4],
-    buf: &mut X4Buf,
+    seeds: &[&[u8]],
+    out: &mut [&mut Poly],
+    buf: &mut WideBuf,
     first: usize,
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
-    let mut xof = ShakeX4::<B, RATE>::new(b);
-    xof.absorb_once(seeds);
+    let w = 4 * S;
+    let mut xof = ShakeWide::<B, RATE, S>::new(b);
+    xof.absorb_once(&seeds[..w]);
     let len = first * RATE;
-    {
-        let [b0, b1, b2, b3] = buf;
-        xof.squeeze_blocks([
-            &mut b0[..len],
-            &mut b1[..len],
-            &mut b2[..len],
-            &mut b3[..len],
-        ]);
-    }
-    let mut filled = [0usize; 4];
-    for j in 0..4 {
+    xof.squeeze_blocks(&mut buf.each_mut().map(|x| &mut x[..len])[..w]);
+    let mut filled = [0usize; 8];
+    for j in 0..w {
         filled[j] = rej(&mut out[j].coeffs, &buf[j][..len]);
     }
-    while filled.iter().any(|&n| n < N) {
-        {
-            let [b0, b1, b2, b3] = buf;
-            xof.squeeze_blocks([
-                &mut b0[..RATE],
-                &mut b1[..RATE],
-                &mut b2[..RATE],
-                &mut b3[..RATE],
-            ]);
-        }
-        for j in 0..4 {
+    while filled[..w].iter().any(|&n| n < N) {
+        xof.squeeze_blocks(&mut buf.each_mut().map(|x| &mut x[..RATE])[..w]);
+        for j in 0..w {
             let n = filled[j];
             filled[j] += rej(&mut out[j].coeffs[n..], &buf[j][..RATE]);
         }
     }
 }
 
-/// Single-way counterpart of [`rej_fill_x4`].
+/// Single-way counterpart of [`rej_fill_wide`].
 fn rej_fill<B: Backend, const RATE: usize>(
     b: B,
     seed: &[u8],
@@ -81,6 +81,56 @@ fn rej_fill<B: Backend, const RATE: usize>(
     }
 }
 
+/// Samples `count` polynomials by rejection, polynomial `i` from the sponge on `seed(i)`
+/// into the `i`-th polynomial `dest` yields, in groups of [`group_width`] (padded lanes go
+/// to `pad`), then applies `finish` to each. `buf` and `pad` are the caller's, to wipe.
+#[allow(clippy::too_many_arguments)]
+fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
+    b: B,
+    count: usize,
+    seed: impl Fn(usize) -> [u8; SEED],
+    mut dest: impl Iterator<Item = &'a mut Poly>,
+    buf: &mut WideBuf,
+    pad: &mut [Poly; 3],
+    first: usize,
+    rej: impl Fn(&mut [i32], &[u8]) -> usize + Copy,
+    finish: impl Fn(&mut Poly),
+) {
+    let mut i = 0;
+    while i < count {
+        let w = group_width::<B>(count - i);
+        let real = (count - i).min(w);
+        if w == 1 {
+            let a = dest.next().expect("a destination per polynomial");
+            rej_fill::<B, RATE>(b, &seed(i), a, &mut buf[0], first, rej);
+            finish(a);
+            i += 1;
+            continue;
+        }
+        // A short group repeats its last seed in the padded lanes.
+        let seeds: [[u8; SEED]; 8] = core::array::from_fn(|j| seed((i + j).min(count - 1)));
+        let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+        let mut pads = pad.iter_mut();
+        let mut take = |j: usize| -> &mut Poly {
+            if j < real {
+                dest.next().expect("a destination per polynomial")
+            } else {
+                pads.next().expect("at most three padded lanes")
+            }
+        };
+        if w == 8 {
+            let mut out: [&mut Poly; 8] = core::array::from_fn(&mut take);
+            rej_fill_wide::<B, RATE, 2>(b, &seeds, &mut out, buf, first, rej);
+            out[..real].iter_mut().for_each(|a| finish(a));
+        } else {
+            let mut out: [&mut Poly; 4] = core::array::from_fn(&mut take);
+            rej_fill_wide::<B, RATE, 1>(b, &seeds, &mut out, buf, first, rej);
+            out[..real].iter_mut().for_each(|a| finish(a));
+        }
+        i += real;
+    }
+}
+
 /// RejNTTPoly (FIPS 204 Alg. 30) for one seed rho || s || r.
 pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     let mut buf = [0u8; MAX_FIRST_BYTES];
@@ -91,67 +141,37 @@ pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
 
 /// Entries `first .. first + count` of A-hat (FIPS 204 Alg. 32, entry `i` = A-hat\[i / l\]\[i
 /// % l\] = RejNTTPoly(rho || i % l || i / l)), sampled into the polynomials `dest` yields, in
-/// that order, and put in the backend's NTT order. Four at a time through the 4-way sponge
-/// (a short last group, when the backend prefers it, is padded with repeats of its last
-/// seed into a scratch polynomial); the rest through the one-way sponge.
+/// that order, and put in the backend's NTT order.
 fn sample_entries<'a, B: Backend>(
     b: B,
     p: &Params,
     rho: &[u8; 32],
     first: usize,
     count: usize,
-    mut dest: impl Iterator<Item = &'a mut Poly>,
+    dest: impl Iterator<Item = &'a mut Poly>,
 ) {
     let seed = |i: usize| {
+        let i = first + i;
         let mut x = [0u8; 34];
         x[..32].copy_from_slice(rho);
         x[32] = (i % p.l) as u8;
         x[33] = (i / p.l) as u8;
         x
     };
-    let end = first + count;
-    let mut buf: X4Buf = [[0u8; MAX_FIRST_BYTES]; 4];
+    let mut buf: WideBuf = [[0u8; MAX_FIRST_BYTES]; 8];
     let mut pad = [Poly::ZERO; 3];
-    let mut idx = first;
-    while idx + 4 <= end || (B::PREFERS_X4 && idx + 2 <= end) {
-        let real = (end - idx).min(4);
-        let seeds: [[u8; 34]; 4] = core::array::from_fn(|j| seed((idx + j).min(end - 1)));
-        let mut pads = pad.iter_mut();
-        let mut take = |j: usize| {
-            if j < real {
-                dest.next().expect("a destination per entry")
-            } else {
-                pads.next().expect("at most three padded lanes")
-            }
-        };
-        let mut out = [take(0), take(1), take(2), take(3)];
-        let [o0, o1, o2, o3] = &mut out;
-        rej_fill_x4::<B, SHAKE128_RATE>(
-            b,
-            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-            [o0, o1, o2, o3],
-            &mut buf,
-            UNIFORM_FIRST_BLOCKS,
-            |o, buf| Checked(b).rej_uniform(o, buf),
-        );
+    rej_sample::<B, SHAKE128_RATE, 34>(
+        b,
+        count,
+        seed,
+        dest,
+        &mut buf,
+        &mut pad,
+        UNIFORM_FIRST_BLOCKS,
+        |o, buf| Checked(b).rej_uniform(o, buf),
         // Sampled in canonical NTT order; the backend may keep its own.
-        for a in out.iter_mut().take(real) {
-            b.ntt_order_from_canonical(a);
-        }
-        idx += 4;
-    }
-    for i in idx..end {
-        let a = dest.next().expect("a destination per entry");
-        rej_fill::<B, SHAKE128_RATE>(
-            b,
-            &seed(i),
-            a,
-            &mut buf[0],
-            UNIFORM_FIRST_BLOCKS,
-            |o, buf| Checked(b).rej_uniform(o, buf),
-        );
-        b.ntt_order_from_canonical(a);
-    }
+        |a| b.ntt_order_from_canonical(a),
+    );
 }
 
 /// ExpandA (FIPS 204 Alg. 32): A-hat\[r\]\[s\] = RejNTTPoly(rho || s || r), in the
@@ -239,42 +259,22 @@ pub fn expand_s<B: Backend>(
         x[64..].copy_from_slice(&(nonce as u16).to_le_bytes());
         x
     };
-    let total = p.l + p.k;
-    let first = eta_first_blocks(p);
-    let rej = |o: &mut [i32], buf: &[u8]| Checked(b).rej_eta(p.eta, o, buf);
-    let mut put = |i: usize, poly: &Poly| {
-        if i < p.l {
-            s1[i] = *poly
-        } else {
-            s2[i - p.l] = *poly
-        }
-    };
-    let mut idx = 0;
-    let mut polys = [Poly::ZERO; 4];
-    // The squeezed bytes determine s1 and s2: wiped before returning, like `polys`.
-    let mut buf: X4Buf = [[0u8; MAX_FIRST_BYTES]; 4];
-    while idx + 4 <= total || (B::PREFERS_X4 && idx + 2 <= total) {
-        // A last, short group is padded with repeats of its last entry (discarded).
-        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((idx + j).min(total - 1)));
-        let [p0, p1, p2, p3] = &mut polys;
-        rej_fill_x4::<B, SHAKE256_RATE>(
-            b,
-            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-            [p0, p1, p2, p3],
-            &mut buf,
-            first,
-            rej,
-        );
-        for (j, poly) in polys.iter().enumerate().take(total - idx) {
-            put(idx + j, poly);
-        }
-        idx += 4;
-    }
-    for i in idx..total {
-        rej_fill::<B, SHAKE256_RATE>(b, &seed(i), &mut polys[0], &mut buf[0], first, rej);
-        put(i, &polys[0]);
-    }
-    zeroize::Zeroize::zeroize(&mut polys);
+    // The squeezed bytes and the padded lanes are secret: wiped before returning.
+    let mut buf: WideBuf = [[0u8; MAX_FIRST_BYTES]; 8];
+    let mut pad = [Poly::ZERO; 3];
+    let dest = s1[..p.l].iter_mut().chain(s2[..p.k].iter_mut());
+    rej_sample::<B, SHAKE256_RATE, 66>(
+        b,
+        p.l + p.k,
+        seed,
+        dest,
+        &mut buf,
+        &mut pad,
+        eta_first_blocks(p),
+        |o, buf| Checked(b).rej_eta(p.eta, o, buf),
+        |_| {},
+    );
+    zeroize::Zeroize::zeroize(&mut pad);
     zeroize::Zeroize::zeroize(buf.as_flattened_mut());
 }
 
@@ -319,24 +319,32 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
         x[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
         x
     };
-    let mut buf = [[0u8; BLOCKS * SHAKE256_RATE]; 4];
+    let mut buf = [[0u8; BLOCKS * SHAKE256_RATE]; 8];
     let mut r = 0;
-    while r + 4 <= p.l || (B::PREFERS_X4 && r + 2 <= p.l) {
-        let seeds: [[u8; 66]; 4] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
-        let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(b);
-        xof.absorb_once([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
-        {
-            let [b0, b1, b2, b3] = &mut buf;
-            xof.squeeze_blocks([&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]]);
+    while r < p.l {
+        let w = group_width::<B>(p.l - r);
+        let real = (p.l - r).min(w);
+        if w == 1 {
+            Shake256::digest(b, &[&seed(r)], &mut buf[0][..zbytes]);
+        } else {
+            // A short group repeats its last seed in the padded lanes.
+            let seeds: [[u8; 66]; 8] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
+            let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+            let mut outs = buf.each_mut().map(|x| &mut x[..]);
+            if w == 8 {
+                let mut xof = ShakeX8::<B, SHAKE256_RATE>::new(b);
+                xof.absorb_once(&seeds);
+                xof.squeeze_blocks(&mut outs);
+            } else {
+                let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(b);
+                xof.absorb_once(&seeds[..4]);
+                xof.squeeze_blocks(&mut outs[..4]);
+            }
         }
-        for j in 0..4.min(p.l - r) {
+        for j in 0..real {
             Checked(b).unpack_z(p.gamma1, &mut y[r + j], &buf[j][..zbytes]);
         }
-        r += 4;
-    }
-    for (i, yi) in y.iter_mut().enumerate().take(p.l).skip(r) {
-        Shake256::digest(b, &[&seed(i)], &mut buf[0][..zbytes]);
-        Checked(b).unpack_z(p.gamma1, yi, &buf[0][..zbytes]);
+        r += real;
     }
     zeroize::Zeroize::zeroize(buf.as_flattened_mut());
 }

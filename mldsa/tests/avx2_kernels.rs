@@ -435,5 +435,15 @@ fn keccak_four_way() {
         Portable.keccak_x4(&mut s);
         avx.keccak_x4(&mut t);
         assert_eq!(s, t);
+        // The interleaved pair equals the 4-way permutation on each.
+        let (mut u, mut v): ([u64; 100], [u64; 100]) = (
+            core::array::from_fn(|_| rng.r#gen()),
+            core::array::from_fn(|_| rng.r#gen()),
+        );
+        let (mut u1, mut v1) = (u, v);
+        Portable.keccak_x4(&mut u1);
+        Portable.keccak_x4(&mut v1);
+        avx.keccak_f1600_x4x2(&mut u, &mut v);
+        assert_eq!((u, v), (u1, v1), "keccak_f1600_x4x2");
     }
 }

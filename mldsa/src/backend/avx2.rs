@@ -97,23 +97,26 @@ fn rotl(x: __m256i, n: u32) -> __m256i {
     _mm256_or_si256(_mm256_sll_epi64(x, l), _mm256_srl_epi64(x, r))
 }
 
+/// Theta's column parities of four interleaved states.
 #[target_feature(enable = "avx2")]
-fn keccak_x4(states: &mut [u64; 100]) {
-    let lane = |s: &[u64; 100], i: usize| {
+fn parities(s: &[u64; 100]) -> [__m256i; 5] {
+    let lane = |i: usize| {
         // SAFETY: i < 25, so s[4i..4i + 4] is in bounds; unaligned load.
         unsafe { _mm256_loadu_si256(s.as_ptr().add(4 * i).cast()) }
     };
+    core::array::from_fn(|x| {
+        _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_xor_si256(lane(x), lane(x + 5)), lane(x + 10)),
+            _mm256_xor_si256(lane(x + 15), lane(x + 20)),
+        )
+    })
+}
+
+#[target_feature(enable = "avx2")]
+fn keccak_x4(states: &mut [u64; 100]) {
     // Theta's column parities of the input; each round then returns those of its output,
     // accumulated as the rows are written, so no round reads the state twice.
-    let mut c: [__m256i; 5] = core::array::from_fn(|x| {
-        _mm256_xor_si256(
-            _mm256_xor_si256(
-                _mm256_xor_si256(lane(states, x), lane(states, x + 5)),
-                lane(states, x + 10),
-            ),
-            _mm256_xor_si256(lane(states, x + 15), lane(states, x + 20)),
-        )
-    });
+    let mut c = parities(states);
     // Rounds alternate between the caller's states and a scratch copy, each reading one
     // whole and writing the other once (no separate pi/rho array, no copy in or out: 24
     // rounds end where they began). A loop over a round function that is never inlined:
@@ -126,6 +129,24 @@ fn keccak_x4(states: &mut [u64; 100]) {
     }
     // The states may be secret (ExpandS, ExpandMask): no copy is left behind.
     zeroize::Zeroize::zeroize(&mut scratch[..]);
+}
+
+/// Two independent 4-way permutations, round by round in turn: a round cannot start before
+/// the last row of the one before it is done (theta reads every lane), so one permutation
+/// alone leaves the execution units idle at every round's end; the other's round fills them.
+#[target_feature(enable = "avx2")]
+fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    let (mut c0, mut c1) = (parities(s0), parities(s1));
+    let mut scratch0 = [0u64; 100];
+    let mut scratch1 = [0u64; 100];
+    for rc in RC.chunks_exact(2) {
+        keccak_round(s0, &mut scratch0, &mut c0, rc[0]);
+        keccak_round(s1, &mut scratch1, &mut c1, rc[0]);
+        keccak_round(&scratch0, s0, &mut c0, rc[1]);
+        keccak_round(&scratch1, s1, &mut c1, rc[1]);
+    }
+    zeroize::Zeroize::zeroize(&mut scratch0[..]);
+    zeroize::Zeroize::zeroize(&mut scratch1[..]);
 }
 
 /// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four
@@ -1008,6 +1029,7 @@ macro_rules! avx2 {
 impl Backend for Avx2 {
     const KIND: BackendKind = BackendKind::Avx2;
     const PREFERS_X4: bool = true;
+    const PREFERS_X8: bool = true;
 
     /// Runs `f` inside a function compiled with AVX2 enabled, so that what the compiler
     /// inlines into it (the scheme code around the kernels) is compiled for AVX2 too.
@@ -1023,6 +1045,9 @@ impl Backend for Avx2 {
 
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         avx2!(keccak_x4(states))
+    }
+    fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        avx2!(keccak_x4x2(s0, s1))
     }
     fn ntt(self, a: &mut Poly) {
         avx2!(ntt(a))

@@ -207,6 +207,11 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// takes the single sponge: one 4-way call costs more than one single call).
     const PREFERS_X4: bool = false;
 
+    /// Whether [`Backend::keccak_f1600_x4x2`] costs less than two 4-way permutations, so
+    /// samplers should take eight polynomials at a time (padding a last group of five to
+    /// seven into an 8-way call).
+    const PREFERS_X8: bool = false;
+
     /// Runs a whole operation (keygen, sign, verify) in a context compiled for this
     /// backend's CPU features, so the scheme code around the kernels benefits too. The
     /// portable backend just calls `f`.
@@ -224,6 +229,13 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// `states[4 * i + j]`.
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         portable::keccak_x4(self, states);
+    }
+
+    /// Two independent 4-way permutations ([`Backend::keccak_f1600_x4`] on each): a backend
+    /// may interleave them.
+    fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.keccak_f1600_x4(s0);
+        self.keccak_f1600_x4(s1);
     }
 
     /// Forward NTT (FIPS 204 Alg. 41) in place; output in bit-reversed order as in FIPS 204.
@@ -573,5 +585,8 @@ impl<B: Backend> Checked<B> {
     }
     pub(crate) fn keccak_f1600_x4(self, s: &mut [u64; 100]) {
         self.0.keccak_f1600_x4(s);
+    }
+    pub(crate) fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.0.keccak_f1600_x4x2(s0, s1);
     }
 }
