@@ -389,6 +389,99 @@ fn bounded_rejection_sampling() {
 }
 
 #[test]
+fn packing() {
+    let Some(avx) = avx2() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(14);
+    // Every packing kernel on edge and random inputs inside its contract; bytes must match.
+    type Pack = dyn Fn(&dyn PackWith, &mut [u8], &Poly);
+    let kernels: Vec<(&str, Contract, usize, Box<Pack>)> = vec![
+        (
+            "pack_t1",
+            contract::PACK_T1,
+            320,
+            Box::new(|b, o, a| b.t1(o, a)),
+        ),
+        (
+            "pack_t0",
+            contract::PACK_T0,
+            416,
+            Box::new(|b, o, a| b.t0(o, a)),
+        ),
+        (
+            "pack_eta 2",
+            contract::pack_eta(Eta::Two),
+            Eta::Two.poly_eta_bytes(),
+            Box::new(|b, o, a| b.eta(Eta::Two, o, a)),
+        ),
+        (
+            "pack_eta 4",
+            contract::pack_eta(Eta::Four),
+            Eta::Four.poly_eta_bytes(),
+            Box::new(|b, o, a| b.eta(Eta::Four, o, a)),
+        ),
+        (
+            "pack_z 17",
+            contract::pack_z(Gamma1::Pow17),
+            Gamma1::Pow17.poly_z_bytes(),
+            Box::new(|b, o, a| b.z(Gamma1::Pow17, o, a)),
+        ),
+        (
+            "pack_z 19",
+            contract::pack_z(Gamma1::Pow19),
+            Gamma1::Pow19.poly_z_bytes(),
+            Box::new(|b, o, a| b.z(Gamma1::Pow19, o, a)),
+        ),
+        (
+            "pack_w1 88",
+            contract::pack_w1(Gamma2::QMinus1Over88),
+            Gamma2::QMinus1Over88.poly_w1_bytes(),
+            Box::new(|b, o, a| b.w1(Gamma2::QMinus1Over88, o, a)),
+        ),
+        (
+            "pack_w1 32",
+            contract::pack_w1(Gamma2::QMinus1Over32),
+            Gamma2::QMinus1Over32.poly_w1_bytes(),
+            Box::new(|b, o, a| b.w1(Gamma2::QMinus1Over32, o, a)),
+        ),
+    ];
+    for (name, c, len, pack) in &kernels {
+        for a in inputs(c.input[0], &mut rng) {
+            let (mut want, mut got) = (vec![0xA5u8; *len], vec![0x5Au8; *len]);
+            pack(&Portable, &mut want, &a);
+            pack(&avx, &mut got, &a);
+            assert_eq!(want, got, "{name} on {a:?}");
+        }
+    }
+}
+
+/// The packing kernels behind one object, so the test table above can name them.
+trait PackWith {
+    fn t1(&self, out: &mut [u8], a: &Poly);
+    fn t0(&self, out: &mut [u8], a: &Poly);
+    fn eta(&self, eta: Eta, out: &mut [u8], a: &Poly);
+    fn z(&self, g: Gamma1, out: &mut [u8], a: &Poly);
+    fn w1(&self, g: Gamma2, out: &mut [u8], a: &Poly);
+}
+
+impl<B: Backend> PackWith for B {
+    fn t1(&self, out: &mut [u8], a: &Poly) {
+        self.pack_t1(out, a)
+    }
+    fn t0(&self, out: &mut [u8], a: &Poly) {
+        self.pack_t0(out, a)
+    }
+    fn eta(&self, eta: Eta, out: &mut [u8], a: &Poly) {
+        self.pack_eta(eta, out, a)
+    }
+    fn z(&self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        self.pack_z(g, out, a)
+    }
+    fn w1(&self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        self.pack_w1(g, out, a)
+    }
+}
+
+#[test]
 fn unpacking() {
     let Some(avx) = avx2() else { return };
     let mut rng = ChaCha20Rng::seed_from_u64(13);

@@ -12,7 +12,7 @@
 //! in the same order); so is every other kernel except the L-fold product, which sums 64-bit
 //! products and reduces once (its contract compares mod q).
 //!
-//! Kernels not written here (bit packing, hint packing) are the portable ones. `rej_eta`
+//! Kernels not written here (hint packing) are the portable ones. `rej_eta`
 //! uses no secret-indexed table (it samples s1 and s2): its compaction is computed;
 //! `rej_uniform`'s compaction table is indexed by which candidates of the public matrix A
 //! were accepted.
@@ -1000,6 +1000,74 @@ fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<i32>) {
     }
 }
 
+/// Packs `base - coefficient` (or the coefficient, for `base = None`) as `bits`-bit fields
+/// (FIPS 204 Alg. 16/17 bit order), eight per step: adjacent fields are joined into 64-bit
+/// lanes (a shift), adjacent 64-bit lanes into the bottom 4 `bits` bits of each 128-bit lane
+/// (a shift and a byte shuffle), and the two halves into the step's `bits` bytes as 128-bit
+/// integers. The caller's bounds (contract) keep every value inside its field.
+#[target_feature(enable = "avx2")]
+fn pack_fields(out: &mut [u8], a: &Poly, bits: usize, base: Option<i32>) {
+    assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
+    // One instance per width FIPS 204 uses, so lengths and shifts are constants.
+    match bits {
+        3 => pack_fixed::<3>(out, a, base),
+        4 => pack_fixed::<4>(out, a, base),
+        6 => pack_fixed::<6>(out, a, base),
+        10 => pack_fixed::<10>(out, a, base),
+        13 => pack_fixed::<13>(out, a, base),
+        18 => pack_fixed::<18>(out, a, base),
+        20 => pack_fixed::<20>(out, a, base),
+        b => unreachable!("no FIPS 204 encoding uses {b}-bit fields"),
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
+    // The upper 64-bit lane of each 128-bit lane moves up by 2 BITS bits: r bits by a shift,
+    // q bytes by the shuffle (which zero-fills from below).
+    let (q, r) = (2 * BITS / 8, 2 * BITS % 8);
+    let mut pick = [-1i8; 32];
+    for j in q..16 {
+        pick[j] = (j - q) as i8;
+        pick[16 + j] = (j - q) as i8;
+    }
+    // SAFETY: `pick` is 32 bytes; unaligned load.
+    let pick = unsafe { _mm256_loadu_si256(pick.as_ptr().cast()) };
+    let pair = _mm_cvtsi32_si128(BITS as i32);
+    let r = _mm_cvtsi32_si128(r as i32);
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let low64 = _mm256_setr_epi64x(-1, 0, -1, 0);
+    let base = base.map(|b| _mm256_set1_epi32(b));
+    // Bytes per half (4 fields) when that is whole, as it is for every width above 16.
+    let hb = 4 * BITS / 8;
+    for (i, dst) in out.chunks_exact_mut(BITS).enumerate() {
+        let v = match base {
+            Some(b) => _mm256_sub_epi32(b, load(a, i)),
+            None => load(a, i),
+        };
+        let y = _mm256_or_si256(
+            _mm256_and_si256(v, low32),
+            _mm256_sll_epi64(_mm256_srli_epi64(v, 32), pair),
+        );
+        let up = _mm256_shuffle_epi8(_mm256_sll_epi64(_mm256_bsrli_epi128(y, 8), r), pick);
+        let z = _mm256_or_si256(_mm256_and_si256(y, low64), up);
+        let half = |x: __m128i| {
+            u128::from(_mm_cvtsi128_si64(x) as u64)
+                | u128::from(_mm_extract_epi64(x, 1) as u64) << 64
+        };
+        let (lo, hi) = (
+            half(_mm256_castsi256_si128(z)),
+            half(_mm256_extracti128_si256(z, 1)),
+        );
+        if 8 * BITS <= 128 {
+            dst.copy_from_slice(&(lo | hi << (4 * BITS)).to_le_bytes()[..BITS]);
+        } else {
+            dst[..hb].copy_from_slice(&lo.to_le_bytes()[..hb]);
+            dst[hb..].copy_from_slice(&hi.to_le_bytes()[..hb]);
+        }
+    }
+}
+
 /// BitUnpack of s1/s2 with the range check: false if any field exceeds 2 eta.
 #[target_feature(enable = "avx2")]
 fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
@@ -1063,6 +1131,21 @@ impl Backend for Avx2 {
     }
     fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         avx2!(rej_eta(eta, out, buf))
+    }
+    fn pack_t1(self, out: &mut [u8], a: &Poly) {
+        avx2!(pack_fields(out, a, 10, None))
+    }
+    fn pack_t0(self, out: &mut [u8], a: &Poly) {
+        avx2!(pack_fields(out, a, 13, Some(1 << (crate::params::D - 1))))
+    }
+    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
+        avx2!(pack_fields(out, a, eta.bits(), Some(eta.value())))
+    }
+    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        avx2!(pack_fields(out, a, g.z_bits(), Some(g.value())))
+    }
+    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        avx2!(pack_fields(out, a, g.w1_bits(), None))
     }
     fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
         avx2!(unpack_fields(a, buf, g.z_bits(), Some(g.value())))
