@@ -26,6 +26,12 @@ fn bench(c: &mut Criterion) {
     let a = input();
     let seed = [7u8; 34];
     let seed66 = [7u8; 66];
+    // Inputs inside the packing contracts: t0 in (-2^12, 2^12], z in (-2^19, 2^19].
+    let (mut t0, mut z) = (Poly::ZERO, Poly::ZERO);
+    for i in 0..256 {
+        t0.coeffs[i] = (i as i32 * 37) % 8191 - 4095;
+        z.coeffs[i] = (i as i32 * 4099) % 1_048_575 - 524_287;
+    }
     // Pseudo-random bytes for the bare rejection kernels (SHAKE128 output of the seed).
     let mut bytes = [0u8; 840];
     {
@@ -41,6 +47,8 @@ fn bench(c: &mut Criterion) {
         "poly_uniform_eta",
         "rej_uniform",
         "rej_eta",
+        "pack_t0",
+        "pack_z",
         "keccak_f1600",
         "keccak_f1600_x4",
         "keccak_f1600_x4x2",
@@ -90,6 +98,16 @@ fn bench(c: &mut Criterion) {
                             b.rej_eta(mldsa::params::Eta::Two, &mut out, black_box(&bytes[..136]));
                         (n, out)
                     }),
+                    "pack_t0" => bch.iter(|| {
+                        let mut out = [0u8; 416];
+                        b.pack_t0(&mut out, black_box(&t0));
+                        out
+                    }),
+                    "pack_z" => bch.iter(|| {
+                        let mut out = [0u8; 640];
+                        b.pack_z(mldsa::params::Gamma1::Pow19, &mut out, black_box(&z));
+                        out
+                    }),
                     "keccak_f1600" => bch.iter(|| {
                         let mut s = [1u64; 25];
                         b.keccak_f1600(black_box(&mut s));
@@ -117,7 +135,12 @@ fn bench(c: &mut Criterion) {
             }
             if matches!(
                 name,
-                "keccak_f1600" | "keccak_f1600_x4x2" | "rej_uniform" | "rej_eta"
+                "keccak_f1600"
+                    | "keccak_f1600_x4x2"
+                    | "rej_uniform"
+                    | "rej_eta"
+                    | "pack_t0"
+                    | "pack_z"
             ) {
                 continue; // not exported by PQClean without an allocation per call
             }

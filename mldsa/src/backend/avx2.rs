@@ -1003,8 +1003,10 @@ fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<i32>) {
 /// Packs `base - coefficient` (or the coefficient, for `base = None`) as `bits`-bit fields
 /// (FIPS 204 Alg. 16/17 bit order), eight per step: adjacent fields are joined into 64-bit
 /// lanes (a shift), adjacent 64-bit lanes into the bottom 4 `bits` bits of each 128-bit lane
-/// (a shift and a byte shuffle), and the two halves into the step's `bits` bytes as 128-bit
-/// integers. The caller's bounds (contract) keep every value inside its field.
+/// (a shift and a byte shuffle), and the two halves into the step's `bits` bytes (one
+/// 128-bit register up to 16 bits, two overlapping stores above). Each step stores 16
+/// bytes where that stays inside `out` (the next step rewrites the excess). The caller's
+/// bounds (contract) keep every value inside its field.
 #[target_feature(enable = "avx2")]
 fn pack_fields(out: &mut [u8], a: &Poly, bits: usize, base: Option<i32>) {
     assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
@@ -1038,9 +1040,17 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
     let low32 = _mm256_set1_epi64x(0xffff_ffff);
     let low64 = _mm256_setr_epi64x(-1, 0, -1, 0);
     let base = base.map(|b| _mm256_set1_epi32(b));
-    // Bytes per half (4 fields) when that is whole, as it is for every width above 16.
-    let hb = 4 * BITS / 8;
-    for (i, dst) in out.chunks_exact_mut(BITS).enumerate() {
+    // The second half (4 fields) starts hb whole bytes and hb_bits bits into the step.
+    let (hb, hb_bits) = (4 * BITS / 8, 4 * BITS % 8);
+    let hb_shift = _mm_cvtsi32_si128(hb_bits as i32);
+    let hb_carry = _mm_cvtsi32_si128(64 - hb_bits as i32);
+    let mut up = [-1i8; 16];
+    for j in hb..16 {
+        up[j] = (j - hb) as i8;
+    }
+    // SAFETY: `up` is 16 bytes; unaligned load.
+    let up_half = unsafe { _mm_loadu_si128(up.as_ptr().cast()) };
+    for i in 0..N / 8 {
         let v = match base {
             Some(b) => _mm256_sub_epi32(b, load(a, i)),
             None => load(a, i),
@@ -1051,19 +1061,46 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
         );
         let up = _mm256_shuffle_epi8(_mm256_sll_epi64(_mm256_bsrli_epi128(y, 8), r), pick);
         let z = _mm256_or_si256(_mm256_and_si256(y, low64), up);
-        let half = |x: __m128i| {
-            u128::from(_mm_cvtsi128_si64(x) as u64)
-                | u128::from(_mm_extract_epi64(x, 1) as u64) << 64
-        };
-        let (lo, hi) = (
-            half(_mm256_castsi256_si128(z)),
-            half(_mm256_extracti128_si256(z, 1)),
-        );
+        let (lo, hi) = (_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1));
+        let at = i * BITS;
         if 8 * BITS <= 128 {
-            dst.copy_from_slice(&(lo | hi << (4 * BITS)).to_le_bytes()[..BITS]);
+            // The high half moves up by 4 BITS bits: 4 BITS % 8 (0 or 4) by 64-bit shifts
+            // with the carry between them, the whole bytes by the shuffle.
+            let hi = if hb_bits == 0 {
+                hi
+            } else {
+                _mm_or_si128(
+                    _mm_sll_epi64(hi, hb_shift),
+                    _mm_srl_epi64(_mm_bslli_si128(hi, 8), hb_carry),
+                )
+            };
+            let g = _mm_or_si128(lo, _mm_shuffle_epi8(hi, up_half));
+            if at + 16 <= out.len() {
+                // SAFETY: at + 16 <= out.len(); the bytes past this step's BITS are
+                // rewritten by the next step.
+                unsafe { _mm_storeu_si128(out.as_mut_ptr().add(at).cast(), g) };
+            } else {
+                let mut tmp = [0u8; 16];
+                // SAFETY: `tmp` is 16 bytes; unaligned store.
+                unsafe { _mm_storeu_si128(tmp.as_mut_ptr().cast(), g) };
+                out[at..at + BITS].copy_from_slice(&tmp[..BITS]);
+            }
+        } else if at + hb + 16 <= out.len() {
+            // Widths above 16 bits: each half is whole bytes; the second store rewrites the
+            // zero bytes the first left past the half, the next step those past the step.
+            // SAFETY: at + hb + 16 <= out.len(): both 16-byte stores are in bounds.
+            unsafe {
+                _mm_storeu_si128(out.as_mut_ptr().add(at).cast(), lo);
+                _mm_storeu_si128(out.as_mut_ptr().add(at + hb).cast(), hi);
+            }
         } else {
-            dst[..hb].copy_from_slice(&lo.to_le_bytes()[..hb]);
-            dst[hb..].copy_from_slice(&hi.to_le_bytes()[..hb]);
+            let mut tmp = [0u8; 32];
+            // SAFETY: hb + 16 <= 26 <= 32; unaligned stores into `tmp`.
+            unsafe {
+                _mm_storeu_si128(tmp.as_mut_ptr().cast(), lo);
+                _mm_storeu_si128(tmp.as_mut_ptr().add(hb).cast(), hi);
+            }
+            out[at..at + BITS].copy_from_slice(&tmp[..BITS]);
         }
     }
 }
