@@ -1029,9 +1029,10 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
     // q bytes by the shuffle (which zero-fills from below).
     let (q, r) = (2 * BITS / 8, 2 * BITS % 8);
     let mut pick = [-1i8; 32];
-    for j in q..16 {
-        pick[j] = (j - q) as i8;
-        pick[16 + j] = (j - q) as i8;
+    for (j, p) in pick.iter_mut().enumerate() {
+        if j % 16 >= q {
+            *p = (j % 16 - q) as i8;
+        }
     }
     // SAFETY: `pick` is 32 bytes; unaligned load.
     let pick = unsafe { _mm256_loadu_si256(pick.as_ptr().cast()) };
@@ -1045,8 +1046,8 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
     let hb_shift = _mm_cvtsi32_si128(hb_bits as i32);
     let hb_carry = _mm_cvtsi32_si128(64 - hb_bits as i32);
     let mut up = [-1i8; 16];
-    for j in hb..16 {
-        up[j] = (j - hb) as i8;
+    for (j, u) in up.iter_mut().enumerate().skip(hb) {
+        *u = (j - hb) as i8;
     }
     // SAFETY: `up` is 16 bytes; unaligned load.
     let up_half = unsafe { _mm_loadu_si128(up.as_ptr().cast()) };
