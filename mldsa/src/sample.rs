@@ -181,15 +181,15 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
     sample_entries(b, p, rho, 0, p.k * p.l, dest);
 }
 
-/// Rows of A-hat handed out in turn without storing the matrix: what keygen and verify use,
-/// since each needs every row once. Rows are sampled four at a time (4 l entries, a whole
-/// number of 4-way calls), so the 4-way sponge runs as often as for the whole matrix.
+/// Rows of A-hat handed out in turn, sampled a batch of rows at a time into a buffer the
+/// caller provides (its length is the batch): what keygen and verify use, since each needs
+/// every row once. [`batch_rows`] says how many rows make whole 8-entry groups.
 #[derive(Debug)]
-pub struct MatrixRows<'p, B> {
+pub struct MatrixRows<'p, 'a, B> {
     b: B,
     p: &'p Params,
     rho: [u8; 32],
-    rows: [[Poly; L_MAX]; ROWS_PER_BATCH],
+    rows: &'a mut [[Poly; L_MAX]],
     /// Rows `next - in_batch .. next` of the matrix are in `rows`, the first of them at
     /// `rows[0]`; `used` of them have been handed out.
     next: usize,
@@ -197,17 +197,23 @@ pub struct MatrixRows<'p, B> {
     used: usize,
 }
 
-/// Rows sampled per batch by [`MatrixRows`].
-const ROWS_PER_BATCH: usize = 4;
+/// The batch [`MatrixRows`] should use for `p`: two rows when l = 4 (eight entries, one
+/// 8-way call), else the whole matrix (l = 5 and 7 make no whole groups of eight with fewer
+/// rows, and a batch ending in a short group costs a 4-way call more than one padded group
+/// over the whole matrix).
+pub fn batch_rows(p: &Params) -> usize {
+    if p.l == 4 { 2 } else { p.k }
+}
 
-impl<'p, B: Backend> MatrixRows<'p, B> {
-    /// The rows of A-hat for `rho`, none sampled yet.
-    pub fn new(b: B, p: &'p Params, rho: &[u8; 32]) -> Self {
+impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
+    /// The rows of A-hat for `rho`, none sampled yet, `rows.len()` at a time.
+    pub fn new(b: B, p: &'p Params, rho: &[u8; 32], rows: &'a mut [[Poly; L_MAX]]) -> Self {
+        assert!(!rows.is_empty(), "a batch holds at least one row");
         MatrixRows {
             b,
             p,
             rho: *rho,
-            rows: [[Poly::ZERO; L_MAX]; ROWS_PER_BATCH],
+            rows,
             next: 0,
             in_batch: 0,
             used: 0,
@@ -221,7 +227,7 @@ impl<'p, B: Backend> MatrixRows<'p, B> {
             if self.next == k {
                 return None;
             }
-            let n = (k - self.next).min(ROWS_PER_BATCH);
+            let n = (k - self.next).min(self.rows.len());
             let dest = self.rows[..n]
                 .iter_mut()
                 .flat_map(|row| row[..l].iter_mut());
@@ -234,6 +240,24 @@ impl<'p, B: Backend> MatrixRows<'p, B> {
         Some(&self.rows[self.used - 1][..l])
     }
 }
+
+/// Declares `$rows`, a [`MatrixRows`] over a stack buffer of [`batch_rows`] rows: two rows
+/// when l = 4, else room for the whole matrix (only the buffer used is initialised).
+macro_rules! matrix_rows {
+    ($rows:ident, $b:expr, $p:expr, $rho:expr) => {
+        let (mut two, mut all);
+        let buf: &mut [[$crate::poly::Poly; $crate::params::L_MAX]] =
+            if $crate::sample::batch_rows($p) == 2 {
+                two = [[$crate::poly::Poly::ZERO; $crate::params::L_MAX]; 2];
+                &mut two
+            } else {
+                all = [[$crate::poly::Poly::ZERO; $crate::params::L_MAX]; $crate::params::K_MAX];
+                &mut all[..$p.k]
+            };
+        let mut $rows = $crate::sample::MatrixRows::new($b, $p, $rho, buf);
+    };
+}
+pub(crate) use matrix_rows;
 
 fn eta_first_blocks(p: &Params) -> usize {
     // eta = 2 needs ~137 bytes on average (15/16 acceptance, 2 per byte), eta = 4 ~228.
@@ -411,12 +435,20 @@ mod tests {
                         let rho = [t.wrapping_mul(91); 32];
                         let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
                         expand_a(b, &p, &rho, &mut mat);
-                        let mut rows = MatrixRows::new(b, &p, &rho);
-                        for (r, want) in mat[..p.k].iter().enumerate() {
-                            let got = rows.next_row().expect("k rows");
-                            assert_eq!(got, &want[..p.l], "{kind} {} row {r}", p.name);
+                        for batch in [1, 2, 4, p.k] {
+                            let mut buf = [[Poly::ZERO; L_MAX]; K_MAX];
+                            let mut rows = MatrixRows::new(b, &p, &rho, &mut buf[..batch]);
+                            for (r, want) in mat[..p.k].iter().enumerate() {
+                                let got = rows.next_row().expect("k rows");
+                                assert_eq!(
+                                    got,
+                                    &want[..p.l],
+                                    "{kind} {} row {r} batch {batch}",
+                                    p.name
+                                );
+                            }
+                            assert!(rows.next_row().is_none(), "{kind} {}: k rows only", p.name);
                         }
-                        assert!(rows.next_row().is_none(), "{kind} {}: k rows only", p.name);
                     }
                 }
             });

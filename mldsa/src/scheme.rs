@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
-use crate::sample::{MatrixRows, expand_a, expand_mask, expand_s, sample_in_ball};
+use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
@@ -133,18 +133,6 @@ pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Resu
     }
 }
 
-/// pkEncode (FIPS 204 Alg. 22).
-fn pack_pk<B: Backend>(b: B, p: &Params, rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
-    pk[..SEED_BYTES].copy_from_slice(rho);
-    for (i, chunk) in pk[SEED_BYTES..]
-        .chunks_exact_mut(POLY_T1_BYTES)
-        .enumerate()
-        .take(p.k)
-    {
-        Checked(b).pack_t1(chunk, &t1[i]);
-    }
-}
-
 /// pkDecode (FIPS 204 Alg. 23). Every byte string of the right length is a valid key.
 fn unpack_pk<B: Backend>(b: B, p: &Params, pk: &[u8], t1: &mut [Poly]) -> Result<[u8; 32], Error> {
     check_len("public key", p.pk_bytes(), pk.len())?;
@@ -154,26 +142,6 @@ fn unpack_pk<B: Backend>(b: B, p: &Params, pk: &[u8], t1: &mut [Poly]) -> Result
         Checked(b).unpack_t1(&mut t1[i], chunk);
     }
     Ok(rho)
-}
-
-/// skEncode (FIPS 204 Alg. 24).
-fn pack_sk<B: Backend>(b: B, p: &Params, parts: &SecretParts, sk: &mut [u8]) {
-    let eb = p.eta.poly_eta_bytes();
-    let (head, rest) = sk.split_at_mut(2 * SEED_BYTES + CRH_BYTES);
-    head[..32].copy_from_slice(&parts.rho);
-    head[32..64].copy_from_slice(&parts.key);
-    head[64..].copy_from_slice(&parts.tr);
-    let (s1b, rest) = rest.split_at_mut(p.l * eb);
-    let (s2b, t0b) = rest.split_at_mut(p.k * eb);
-    for (i, c) in s1b.chunks_exact_mut(eb).enumerate() {
-        Checked(b).pack_eta(p.eta, c, &parts.s1[i]);
-    }
-    for (i, c) in s2b.chunks_exact_mut(eb).enumerate() {
-        Checked(b).pack_eta(p.eta, c, &parts.s2[i]);
-    }
-    for (i, c) in t0b.chunks_exact_mut(POLY_T0_BYTES).enumerate() {
-        Checked(b).pack_t0(c, &parts.t0[i]);
-    }
 }
 
 /// skDecode (FIPS 204 Alg. 25), rejecting s1/s2 coefficients outside [-eta, eta] (which
@@ -268,34 +236,44 @@ pub(crate) fn compute_tr<B: Backend>(b: B, pk: &[u8]) -> [u8; 64] {
     tr
 }
 
-/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6). A-hat's rows
-/// are sampled as they are needed (line 3 of Alg. 6 interleaved with line 5).
+/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6), row by row:
+/// `row(r, t1_r, t0_r)` receives each row as it is computed. A-hat's rows are sampled as
+/// they are needed (line 3 of Alg. 6 interleaved with line 5).
 fn compute_t<B: Backend>(
     b: B,
     p: &Params,
     rho: &[u8; 32],
     s1: &[Poly],
     s2: &[Poly],
-    t1: &mut [Poly],
-    t0: &mut [Poly],
+    mut row: impl FnMut(usize, &Poly, &Poly),
 ) {
     let kb = Checked(b);
     let mut s1hat = Polys::<L_MAX>::copy_of_slice(&s1[..p.l]);
     s1hat[..p.l].iter_mut().for_each(|x| kb.ntt(x));
-    let mut rows = MatrixRows::new(b, p, rho);
-    let mut t = Zeroizing::new(Poly::ZERO);
+    let mut t = Polys::<3>::zero(3);
+    crate::sample::matrix_rows!(rows, b, p, rho);
     for r in 0..p.k {
-        let row = rows.next_row().expect("k rows");
-        kb.pointwise_acc_montgomery(&mut t, row, &s1hat[..p.l]);
-        kb.reduce(&mut t);
-        kb.invntt_tomont(&mut t);
-        kb.add(&mut t, &s2[r]);
-        kb.caddq(&mut t);
-        kb.power2round(&mut t1[r], &mut t0[r], &t);
+        let [acc, t1, t0] = &mut *t;
+        kb.pointwise_acc_montgomery(acc, rows.next_row().expect("k rows"), &s1hat[..p.l]);
+        kb.reduce(acc);
+        kb.invntt_tomont(acc);
+        kb.add(acc, &s2[r]);
+        kb.caddq(acc);
+        kb.power2round(t1, t0, acc);
+        row(r, t1, t0);
     }
 }
 
+/// Where skEncode (FIPS 204 Alg. 24) puts s1, s2 and row `r` of t0.
+fn sk_offsets(p: &Params) -> (usize, usize, usize) {
+    let eb = p.eta.poly_eta_bytes();
+    let s1 = 2 * SEED_BYTES + CRH_BYTES;
+    (s1, s1 + p.l * eb, s1 + (p.l + p.k) * eb)
+}
+
 /// ML-DSA.KeyGen_internal (FIPS 204 Alg. 6). `pk` and `sk` must have the set's lengths.
+/// The encodings (pkEncode, skEncode: Alg. 22, 24) are written as their parts are computed:
+/// t1 and t0 row by row, tr last.
 pub(crate) fn keygen_internal<B: Backend>(
     b: B,
     p: &Params,
@@ -303,31 +281,35 @@ pub(crate) fn keygen_internal<B: Backend>(
     pk: &mut [u8],
     sk: &mut [u8],
 ) {
+    let kb = Checked(b);
     let mut seeds = SecretBytes::<128>::zero();
     Shake256::digest(b, &[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
-    let mut parts = SecretParts {
-        rho: seeds[..32].try_into().expect("32 bytes"),
-        key: seeds[96..].try_into().expect("32 bytes"),
-        tr: [0; 64],
-        s1: Polys::zero(p.l),
-        s2: Polys::zero(p.k),
-        t0: Polys::zero(p.k),
-    };
+    let rho: [u8; 32] = seeds[..32].try_into().expect("32 bytes");
     let rhoprime: &[u8; 64] = seeds[32..96].try_into().expect("64 bytes");
-    expand_s(b, p, rhoprime, &mut parts.s1[..p.l], &mut parts.s2[..p.k]);
-    let mut t1 = [Poly::ZERO; K_MAX];
-    compute_t(
-        b,
-        p,
-        &parts.rho,
-        &parts.s1[..],
-        &parts.s2[..],
-        &mut t1,
-        &mut parts.t0[..],
-    );
-    pack_pk(b, p, &parts.rho, &t1, pk);
-    parts.tr = compute_tr(b, pk);
-    pack_sk(b, p, &parts, sk);
+    let mut s1 = Polys::<L_MAX>::zero(p.l);
+    let mut s2 = Polys::<K_MAX>::zero(p.k);
+    expand_s(b, p, rhoprime, &mut s1[..p.l], &mut s2[..p.k]);
+
+    pk[..SEED_BYTES].copy_from_slice(&rho);
+    sk[..SEED_BYTES].copy_from_slice(&rho);
+    sk[SEED_BYTES..2 * SEED_BYTES].copy_from_slice(&seeds[96..]);
+    let eb = p.eta.poly_eta_bytes();
+    let (s1_at, s2_at, t0_at) = sk_offsets(p);
+    for (i, s) in s1[..p.l].iter().enumerate() {
+        kb.pack_eta(p.eta, &mut sk[s1_at + i * eb..][..eb], s);
+    }
+    for (i, s) in s2[..p.k].iter().enumerate() {
+        kb.pack_eta(p.eta, &mut sk[s2_at + i * eb..][..eb], s);
+    }
+    compute_t(b, p, &rho, &s1[..], &s2[..], |r, t1, t0| {
+        kb.pack_t1(
+            &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES],
+            t1,
+        );
+        kb.pack_t0(&mut sk[t0_at + r * POLY_T0_BYTES..][..POLY_T0_BYTES], t0);
+    });
+    let tr = compute_tr(b, pk);
+    sk[2 * SEED_BYTES..2 * SEED_BYTES + CRH_BYTES].copy_from_slice(&tr);
 }
 
 /// Recomputes the public key of a decoded secret key and checks the key's own tr and t0
@@ -338,26 +320,27 @@ pub(crate) fn public_from_secret<B: Backend>(
     parts: &SecretParts,
     pk: &mut [u8],
 ) -> Result<(), Error> {
-    let mut t1 = [Poly::ZERO; K_MAX];
-    let mut t0 = Polys::<K_MAX>::zero(p.k);
+    let kb = Checked(b);
+    pk[..SEED_BYTES].copy_from_slice(&parts.rho);
+    // Constant-time comparison of t0 (secret) and tr.
+    let mut diff = 0i32;
     compute_t(
         b,
         p,
         &parts.rho,
         &parts.s1[..],
         &parts.s2[..],
-        &mut t1,
-        &mut t0[..],
+        |r, t1, t0| {
+            kb.pack_t1(
+                &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES],
+                t1,
+            );
+            for (x, y) in t0.coeffs.iter().zip(&parts.t0[r].coeffs) {
+                diff |= x ^ y;
+            }
+        },
     );
-    pack_pk(b, p, &parts.rho, &t1, pk);
     let tr = compute_tr(b, pk);
-    // Constant-time comparison of t0 (secret) and tr.
-    let mut diff = 0i32;
-    for r in 0..p.k {
-        for (x, y) in t0[r].coeffs.iter().zip(&parts.t0[r].coeffs) {
-            diff |= x ^ y;
-        }
-    }
     for (x, y) in tr.iter().zip(&parts.tr) {
         diff |= i32::from(x ^ y);
     }
@@ -485,7 +468,7 @@ pub(crate) fn verify_mu<B: Backend>(
     let cb = p.ctilde_bytes();
     let ctilde = &sig[..cb];
 
-    let mut rows = MatrixRows::new(b, p, &rho);
+    crate::sample::matrix_rows!(rows, b, p, &rho);
     let mut chat = sample_in_ball(b, ctilde, p.tau);
     kb.ntt(&mut chat);
     z[..p.l].iter_mut().for_each(|x| kb.ntt(x));
