@@ -252,12 +252,12 @@ fn compute_t<B: Backend>(
     s1hat[..p.l].iter_mut().for_each(|x| kb.ntt(x));
     let mut t = Polys::<3>::zero(3);
     crate::sample::matrix_rows!(rows, b, p, rho);
-    for r in 0..p.k {
+    for (r, s2r) in s2[..p.k].iter().enumerate() {
         let [acc, t1, t0] = &mut *t;
         kb.pointwise_acc_montgomery(acc, rows.next_row().expect("k rows"), &s1hat[..p.l]);
         kb.reduce(acc);
         kb.invntt_tomont(acc);
-        kb.add(acc, &s2[r]);
+        kb.add(acc, s2r);
         kb.caddq(acc);
         kb.power2round(t1, t0, acc);
         row(r, t1, t0);
