@@ -182,16 +182,17 @@ pub fn expand_a<B: Backend>(b: B, p: &Params, rho: &[u8; 32], mat: &mut Matrix) 
 }
 
 /// Rows of A-hat handed out in turn, sampled a batch of rows at a time into a buffer the
-/// caller provides (its length is the batch): what keygen and verify use, since each needs
-/// every row once. [`batch_rows`] says how many rows make whole 8-entry groups.
+/// caller provides (`buf.len() / l` rows, each l polynomials, one after another): what
+/// keygen and verify use, since each needs every row once. [`batch_rows`] says how many
+/// rows make whole 8-entry groups.
 #[derive(Debug)]
 pub struct MatrixRows<'p, 'a, B> {
     b: B,
     p: &'p Params,
     rho: [u8; 32],
-    rows: &'a mut [[Poly; L_MAX]],
-    /// Rows `next - in_batch .. next` of the matrix are in `rows`, the first of them at
-    /// `rows[0]`; `used` of them have been handed out.
+    buf: &'a mut [Poly],
+    /// Rows `next - in_batch .. next` of the matrix are in `buf`, the first of them at
+    /// `buf[0..l]`; `used` of them have been handed out.
     next: usize,
     in_batch: usize,
     used: usize,
@@ -206,14 +207,14 @@ pub fn batch_rows(p: &Params) -> usize {
 }
 
 impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
-    /// The rows of A-hat for `rho`, none sampled yet, `rows.len()` at a time.
-    pub fn new(b: B, p: &'p Params, rho: &[u8; 32], rows: &'a mut [[Poly; L_MAX]]) -> Self {
-        assert!(!rows.is_empty(), "a batch holds at least one row");
+    /// The rows of A-hat for `rho`, none sampled yet, `buf.len() / l` at a time.
+    pub fn new(b: B, p: &'p Params, rho: &[u8; 32], buf: &'a mut [Poly]) -> Self {
+        assert!(buf.len() >= p.l, "a batch holds at least one row");
         MatrixRows {
             b,
             p,
             rho: *rho,
-            rows,
+            buf,
             next: 0,
             in_batch: 0,
             used: 0,
@@ -227,33 +228,38 @@ impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
             if self.next == k {
                 return None;
             }
-            let n = (k - self.next).min(self.rows.len());
-            let dest = self.rows[..n]
-                .iter_mut()
-                .flat_map(|row| row[..l].iter_mut());
+            let n = (k - self.next).min(self.buf.len() / l);
+            let dest = self.buf[..n * l].iter_mut();
             sample_entries(self.b, self.p, &self.rho, self.next * l, n * l, dest);
             self.next += n;
             self.in_batch = n;
             self.used = 0;
         }
         self.used += 1;
-        Some(&self.rows[self.used - 1][..l])
+        Some(&self.buf[(self.used - 1) * l..self.used * l])
     }
 }
 
-/// Declares `$rows`, a [`MatrixRows`] over a stack buffer of [`batch_rows`] rows: two rows
-/// when l = 4, else room for the whole matrix (only the buffer used is initialised).
+/// Declares `$rows`, a [`MatrixRows`] over a stack buffer of [`batch_rows`] rows, sized for
+/// the parameter set (only the buffer taken is initialised).
 macro_rules! matrix_rows {
     ($rows:ident, $b:expr, $p:expr, $rho:expr) => {
-        let (mut two, mut all);
-        let buf: &mut [[$crate::poly::Poly; $crate::params::L_MAX]] =
-            if $crate::sample::batch_rows($p) == 2 {
-                two = [[$crate::poly::Poly::ZERO; $crate::params::L_MAX]; 2];
-                &mut two
-            } else {
-                all = [[$crate::poly::Poly::ZERO; $crate::params::L_MAX]; $crate::params::K_MAX];
-                &mut all[..$p.k]
-            };
+        use $crate::poly::Poly;
+        let (mut two_rows_44, mut all_65, mut all_87);
+        let buf: &mut [Poly] = match ($crate::sample::batch_rows($p), $p.l) {
+            (2, 4) => {
+                two_rows_44 = [Poly::ZERO; 8];
+                &mut two_rows_44
+            }
+            (6, 5) => {
+                all_65 = [Poly::ZERO; 30];
+                &mut all_65
+            }
+            _ => {
+                all_87 = [Poly::ZERO; $crate::params::K_MAX * $crate::params::L_MAX];
+                &mut all_87[..$p.k * $p.l]
+            }
+        };
         let mut $rows = $crate::sample::MatrixRows::new($b, $p, $rho, buf);
     };
 }
@@ -436,8 +442,8 @@ mod tests {
                         let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
                         expand_a(b, &p, &rho, &mut mat);
                         for batch in [1, 2, 4, p.k] {
-                            let mut buf = [[Poly::ZERO; L_MAX]; K_MAX];
-                            let mut rows = MatrixRows::new(b, &p, &rho, &mut buf[..batch]);
+                            let mut buf = [Poly::ZERO; K_MAX * L_MAX];
+                            let mut rows = MatrixRows::new(b, &p, &rho, &mut buf[..batch * p.l]);
                             for (r, want) in mat[..p.k].iter().enumerate() {
                                 let got = rows.next_row().expect("k rows");
                                 assert_eq!(
