@@ -807,11 +807,12 @@ fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
 /// it samples s1 and s2, so unlike `rej_uniform` the compaction of accepted candidates is
 /// computed, not looked up. Each 128-bit lane takes 8 bytes = 16 nibbles (low nibble first,
 /// one per byte); CoeffFromHalfByte is a `vpshufb` of a 16-entry constant held in a register
-/// (no memory access depends on a nibble). Each accepted nibble then moves down by the number
-/// of rejected ones before it, in four steps of 1, 2, 4 and 8 bytes, one per bit of that
-/// count (kept nibbles never collide: the count is non-decreasing along the lane). Two lanes,
-/// 16 bytes, per step while 32 more values fit; then lane 0 alone while 16 fit; the rest as
-/// the portable kernel. Entries past the returned count are unspecified.
+/// (no memory access depends on a nibble). In each 64-bit group of eight, every accepted
+/// nibble then moves down by the number of rejected ones before it, in three steps of 1, 2
+/// and 4 bytes, one per bit of that count (kept nibbles never collide: the count is
+/// non-decreasing along the group); each group is stored as 8 values and the count advances
+/// by what it kept. 16 bytes per step while 32 more values fit; then 8 while 16 fit; the rest
+/// as the portable kernel. Entries past the returned count are unspecified.
 #[target_feature(enable = "avx2,popcnt")]
 fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
     let (table, limit) = match eta {
@@ -846,63 +847,69 @@ fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         );
         let keep = _mm256_cmpgt_epi8(limit, nib);
         let mut val = _mm256_and_si256(_mm256_shuffle_epi8(table, nib), keep);
-        // Inclusive prefix count of rejected nibbles, kept only where the nibble is kept.
+        // Inclusive prefix count of rejected nibbles within each 64-bit group of eight,
+        // kept only where the nibble is kept.
         let mut s = _mm256_andnot_si256(keep, one);
-        s = _mm256_add_epi8(s, _mm256_slli_si256(s, 1));
-        s = _mm256_add_epi8(s, _mm256_slli_si256(s, 2));
-        s = _mm256_add_epi8(s, _mm256_slli_si256(s, 4));
-        s = _mm256_add_epi8(s, _mm256_slli_si256(s, 8));
+        s = _mm256_add_epi8(s, _mm256_slli_epi64(s, 8));
+        s = _mm256_add_epi8(s, _mm256_slli_epi64(s, 16));
+        s = _mm256_add_epi8(s, _mm256_slli_epi64(s, 32));
         s = _mm256_and_si256(s, keep);
-        // Moves the entries whose count has bit `$bit` set down by 2^bit bytes (and, with
-        // `s`, their counts with them).
+        // Moves the entries whose count has bit `$bit` set down by 2^bit bytes within their
+        // group (and, with `s`, their counts with them).
         macro_rules! shift_down {
             ($bit:literal, $m:ident) => {
                 let b = _mm256_set1_epi8(1 << $bit);
                 let $m = _mm256_cmpeq_epi8(_mm256_and_si256(s, b), b);
-                let moved = _mm256_srli_si256(_mm256_and_si256(val, $m), 1 << $bit);
+                let moved = _mm256_srli_epi64(_mm256_and_si256(val, $m), 8 << $bit);
                 val = _mm256_or_si256(_mm256_andnot_si256($m, val), moved);
             };
             ($bit:literal, $m:ident, s) => {
                 shift_down!($bit, $m);
-                let moved = _mm256_srli_si256(_mm256_and_si256(s, $m), 1 << $bit);
+                let moved = _mm256_srli_epi64(_mm256_and_si256(s, $m), 8 << $bit);
                 s = _mm256_or_si256(_mm256_andnot_si256($m, s), moved);
             };
         }
         shift_down!(0, m0, s);
         shift_down!(1, m1, s);
-        shift_down!(2, m2, s);
-        shift_down!(3, m3);
+        shift_down!(2, m2);
         (val, _mm256_movemask_epi8(keep) as u32)
     };
-    // Stores the 16 signed bytes of `v` as i32 at out[at..at + 16].
+    // Stores the low 8 signed bytes of `v` as i32 at out[at..at + 8].
     let put = |out: &mut [i32], at: usize, v: __m128i| {
-        let dst = &mut out[at..at + 16];
-        // SAFETY: `dst` holds 16 i32; two unaligned 8-lane stores.
-        unsafe {
-            _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_cvtepi8_epi32(v));
-            _mm256_storeu_si256(
-                dst.as_mut_ptr().add(8).cast(),
-                _mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v)),
-            );
-        }
+        let dst = &mut out[at..at + 8];
+        // SAFETY: `dst` holds 8 i32; one unaligned 8-lane store.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_cvtepi8_epi32(v)) };
     };
+    // How many nibbles group g (bits 8g..8g + 8 of the mask) kept.
+    let kept = |mask: u32, g: u32| ((mask >> (8 * g)) & 0xff).count_ones() as usize;
     let (mut n, mut pos) = (0, 0);
     while n + 32 <= out.len() && pos + 16 <= buf.len() {
         // SAFETY: pos + 16 <= buf.len(), unaligned load.
         let bytes = unsafe { _mm_loadu_si128(buf.as_ptr().add(pos).cast()) };
         let (val, keep) = step(bytes);
-        let n0 = (keep & 0xffff).count_ones() as usize;
-        put(out, n, _mm256_castsi256_si128(val));
-        put(out, n + n0, _mm256_extracti128_si256(val, 1));
-        n += n0 + (keep >> 16).count_ones() as usize;
+        let (lo, hi) = (
+            _mm256_castsi256_si128(val),
+            _mm256_extracti128_si256(val, 1),
+        );
+        put(out, n, lo);
+        n += kept(keep, 0);
+        put(out, n, _mm_unpackhi_epi64(lo, lo));
+        n += kept(keep, 1);
+        put(out, n, hi);
+        n += kept(keep, 2);
+        put(out, n, _mm_unpackhi_epi64(hi, hi));
+        n += kept(keep, 3);
         pos += 16;
     }
     while n + 16 <= out.len() && pos + 8 <= buf.len() {
         // SAFETY: pos + 8 <= buf.len(), 8-byte unaligned load.
         let bytes = unsafe { _mm_loadl_epi64(buf.as_ptr().add(pos).cast()) };
         let (val, keep) = step(bytes);
-        put(out, n, _mm256_castsi256_si128(val));
-        n += (keep & 0xffff).count_ones() as usize;
+        let lo = _mm256_castsi256_si128(val);
+        put(out, n, lo);
+        n += kept(keep, 0);
+        put(out, n, _mm_unpackhi_epi64(lo, lo));
+        n += kept(keep, 1);
         pos += 8;
     }
     n + super::portable::kernels::rej_eta(eta, &mut out[n..], &buf[pos..])
