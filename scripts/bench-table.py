@@ -20,10 +20,18 @@ others = impls[1:]
 print("| operation | " + " | ".join(f"{i} (µs)" for i in impls) + " | " + " | ".join(f"portable / {i}" for i in others) + " |")
 print("|---" * (1 + len(impls) + len(others)) + "|")
 order = {"keygen": 0, "sign": 1, "verify": 2}
+
+
+def us(ns):
+    """Microseconds, three significant digits at least (kernels take well under 1 µs)."""
+    v = ns / 1000
+    return f"{v:.1f}" if v >= 10 else f"{v:.3f}" if v < 1 else f"{v:.2f}"
+
+
 for group in sorted(rows, key=lambda g: (g.split("/")[1], order.get(g.split("/")[0], 9))):
     r = rows[group]
     base = r.get("mldsa-portable")
-    times = " | ".join(f"{r[i] / 1000:.1f}" if i in r else "–" for i in impls)
+    times = " | ".join(us(r[i]) if i in r else "–" for i in impls)
     ratios = " | ".join(f"{base / r[i]:.2f}x" if i in r and base else "–" for i in others)
     print(f"| {group} | {times} | {ratios} |")
 
