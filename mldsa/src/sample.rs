@@ -379,6 +379,95 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
     zeroize::Zeroize::zeroize(buf.as_flattened_mut());
 }
 
+/// ExpandMask's polynomials for consecutive nonces `kappa`, `kappa + 1`, ...: Sign_internal
+/// (FIPS 204 Alg. 7 line 11) draws attempt i's y from nonces kappa .. kappa + l and then adds
+/// l to kappa, so its attempts consume one contiguous stream. Sampled eight (or four) at a
+/// time, so no lane of a wide sponge is padding whatever l is; the bytes squeezed ahead are
+/// secret and wiped on drop.
+pub struct MaskStream<'p, B> {
+    b: B,
+    p: &'p Params,
+    rhopp: [u8; 64],
+    /// Nonce of `bytes[0]`.
+    first: u16,
+    /// Squeezed but not yet used: entries `used..have` of `bytes`.
+    bytes: [[u8; MASK_BYTES]; 8],
+    have: usize,
+    used: usize,
+}
+
+/// Bytes squeezed per ExpandMask polynomial: 5 * 136 = 680 >= 640, the larger packed size.
+const MASK_BYTES: usize = 5 * SHAKE256_RATE;
+
+impl<B> core::fmt::Debug for MaskStream<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("MaskStream { .. }")
+    }
+}
+
+impl<'p, B: Backend> MaskStream<'p, B> {
+    /// The stream for rho'' starting at nonce `kappa`.
+    pub fn new(b: B, p: &'p Params, rhopp: &[u8; 64], kappa: u16) -> Self {
+        MaskStream {
+            b,
+            p,
+            rhopp: *rhopp,
+            first: kappa,
+            bytes: [[0; MASK_BYTES]; 8],
+            have: 0,
+            used: 0,
+        }
+    }
+
+    /// The next polynomial of the stream: BitUnpack(H(rho'' || nonce, 32 c)) (Alg. 34 line 4).
+    pub fn next_into(&mut self, out: &mut Poly) {
+        if self.used == self.have {
+            self.refill();
+        }
+        let zbytes = self.p.gamma1.poly_z_bytes();
+        Checked(self.b).unpack_z(self.p.gamma1, out, &self.bytes[self.used][..zbytes]);
+        self.used += 1;
+    }
+
+    fn refill(&mut self) {
+        let first = self.first.wrapping_add(self.have as u16);
+        // The stream has no end: a whole group of the width the backend prefers.
+        let w = group_width::<B>(8);
+        let seed = |j: usize| {
+            let mut x = [0u8; 66];
+            x[..64].copy_from_slice(&self.rhopp);
+            x[64..].copy_from_slice(&first.wrapping_add(j as u16).to_le_bytes());
+            x
+        };
+        let seeds: [[u8; 66]; 8] = core::array::from_fn(seed);
+        let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+        let mut outs = self.bytes.each_mut().map(|x| &mut x[..]);
+        match w {
+            8 => {
+                let mut xof = ShakeX8::<B, SHAKE256_RATE>::new(self.b);
+                xof.absorb_once(&seeds);
+                xof.squeeze_blocks(&mut outs);
+            }
+            4 => {
+                let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(self.b);
+                xof.absorb_once(&seeds[..4]);
+                xof.squeeze_blocks(&mut outs[..4]);
+            }
+            _ => unreachable!("an unbounded stream always fills a 4-way group"),
+        }
+        self.first = first;
+        self.have = w;
+        self.used = 0;
+    }
+}
+
+impl<B> Drop for MaskStream<'_, B> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.bytes.as_flattened_mut());
+        zeroize::Zeroize::zeroize(&mut self.rhopp[..]);
+    }
+}
+
 /// SampleInBall (FIPS 204 Alg. 29): a polynomial with tau coefficients +-1, the rest 0,
 /// from c~. Its loop depends on c~, which is public once the signature is released; for
 /// rejected iterations c is never output (as in the reference implementations).
@@ -454,6 +543,32 @@ mod tests {
                                 );
                             }
                             assert!(rows.next_row().is_none(), "{kind} {}: k rows only", p.name);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn mask_stream_is_expand_mask_attempt_after_attempt() {
+        for kind in crate::backend::BackendKind::available() {
+            let any = crate::backend::AnyBackend::new(kind).unwrap();
+            crate::with_backend!(any, |b| {
+                for p in ALL_PARAMS {
+                    let rhopp = [0x3cu8; 64];
+                    // Starting near the top of the u16 range too (the nonce wraps as in Alg. 34).
+                    for start in [0u16, 65_530] {
+                        let mut stream = MaskStream::new(b, &p, &rhopp, start);
+                        for attempt in 0..5u16 {
+                            let kappa = start.wrapping_add(attempt * p.l as u16);
+                            let mut want = [Poly::ZERO; L_MAX];
+                            expand_mask(b, &p, &rhopp, kappa, &mut want[..p.l]);
+                            for (r, w) in want[..p.l].iter().enumerate() {
+                                let mut got = Poly::ZERO;
+                                stream.next_into(&mut got);
+                                assert_eq!(&got, w, "{kind} {} kappa {kappa} y[{r}]", p.name);
+                            }
                         }
                     }
                 }

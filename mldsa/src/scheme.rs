@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
-use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball};
+use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
@@ -387,12 +387,14 @@ pub(crate) fn sign_mu<B: Backend>(
     let mut ctilde = [0u8; 64];
     let cb = p.ctilde_bytes();
     let w1b = g2.poly_w1_bytes();
-    let mut kappa: u16 = 0;
+    // Line 10 (kappa = 0) and line 31 (kappa += l): the attempts read y from one stream of
+    // ExpandMask nonces 0, 1, 2, ...
+    let mut mask = MaskStream::new(b, p, &rhopp, 0);
 
     'attempt: for _ in 0..MAX_SIGNING_ATTEMPTS {
-        // Lines 11-13: y, w = NTT^-1(A-hat * NTT(y)), w1 = HighBits(w).
-        expand_mask(b, p, &rhopp, kappa, &mut y[..l]);
-        kappa = kappa.wrapping_add(l as u16);
+        // Lines 11-13: y = ExpandMask(rho'', kappa), w = NTT^-1(A-hat * NTT(y)),
+        // w1 = HighBits(w).
+        y[..l].iter_mut().for_each(|yi| mask.next_into(yi));
         let yhat = &mut z;
         yhat[..l].copy_from_slice(&y[..l]);
         yhat[..l].iter_mut().for_each(|x| kb.ntt(x));
