@@ -339,6 +339,29 @@ pub fn poly_uniform_gamma1<B: Backend>(
     Checked(b).unpack_z(gamma1, out, &buf[..n]);
 }
 
+/// Absorbs the first `w` (4 or 8) seeds into that many sponges and squeezes the first `w`
+/// outputs whole (each a multiple of `RATE` bytes, all the same length).
+fn squeeze_group<B: Backend, const RATE: usize>(
+    b: B,
+    w: usize,
+    seeds: &[&[u8]; 8],
+    outs: &mut [&mut [u8]; 8],
+) {
+    match w {
+        8 => {
+            let mut xof = ShakeX8::<B, RATE>::new(b);
+            xof.absorb_once(seeds);
+            xof.squeeze_blocks(outs);
+        }
+        4 => {
+            let mut xof = ShakeX4::<B, RATE>::new(b);
+            xof.absorb_once(&seeds[..4]);
+            xof.squeeze_blocks(&mut outs[..4]);
+        }
+        _ => unreachable!("groups of four or eight"),
+    }
+}
+
 /// ExpandMask (FIPS 204 Alg. 34): y\[r\] = BitUnpack(H(rho'' || kappa + r, 32 c)), c = 18 or 20.
 pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     const BLOCKS: usize = 5; // 5 * 136 = 680 >= 640 bytes, the larger packed size
@@ -360,16 +383,12 @@ pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y
             // A short group repeats its last seed in the padded lanes.
             let seeds: [[u8; 66]; 8] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
             let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
-            let mut outs = buf.each_mut().map(|x| &mut x[..]);
-            if w == 8 {
-                let mut xof = ShakeX8::<B, SHAKE256_RATE>::new(b);
-                xof.absorb_once(&seeds);
-                xof.squeeze_blocks(&mut outs);
-            } else {
-                let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(b);
-                xof.absorb_once(&seeds[..4]);
-                xof.squeeze_blocks(&mut outs[..4]);
-            }
+            squeeze_group::<B, SHAKE256_RATE>(
+                b,
+                w,
+                &seeds,
+                &mut buf.each_mut().map(|x| &mut x[..]),
+            );
         }
         for j in 0..real {
             Checked(b).unpack_z(p.gamma1, &mut y[r + j], &buf[j][..zbytes]);
@@ -442,19 +461,7 @@ impl<'p, B: Backend> MaskStream<'p, B> {
         let seeds: [[u8; 66]; 8] = core::array::from_fn(seed);
         let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
         let mut outs = self.bytes.each_mut().map(|x| &mut x[..]);
-        match w {
-            8 => {
-                let mut xof = ShakeX8::<B, SHAKE256_RATE>::new(self.b);
-                xof.absorb_once(&seeds);
-                xof.squeeze_blocks(&mut outs);
-            }
-            4 => {
-                let mut xof = ShakeX4::<B, SHAKE256_RATE>::new(self.b);
-                xof.absorb_once(&seeds[..4]);
-                xof.squeeze_blocks(&mut outs[..4]);
-            }
-            _ => unreachable!("an unbounded stream always fills a 4-way group"),
-        }
+        squeeze_group::<B, SHAKE256_RATE>(self.b, w, &seeds, &mut outs);
         self.first = first;
         self.have = w;
         self.used = 0;

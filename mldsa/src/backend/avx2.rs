@@ -12,7 +12,11 @@
 //! in the same order); so is every other kernel except the L-fold product, which sums 64-bit
 //! products and reduces once (its contract compares mod q).
 //!
-//! Kernels not written here (hint packing) are the portable ones. `rej_eta`
+//! Keccak: the 4-way permutation, and a pair of them run round by round in turn
+//! (`keccak_f1600_x4x2`, which the samplers use for eight polynomials at a time); the
+//! one-way permutation is the portable one.
+//!
+//! Kernels not written here (hint packing, one-way Keccak) are the portable ones. `rej_eta`
 //! uses no secret-indexed table (it samples s1 and s2): its compaction is computed;
 //! `rej_uniform`'s compaction table is indexed by which candidates of the public matrix A
 //! were accepted.
