@@ -41,7 +41,8 @@ pub fn sign_internal(
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
     with_backend!(any, |b| b.run(|| {
-        let mut parts = scheme::unpack_sk(b, p, sk)?;
+        let mut parts = scheme::SecretParts::zero(p);
+        scheme::unpack_sk_into(b, p, sk, &mut parts)?;
         let mu = scheme::compute_mu(b, &parts.tr, m_prime);
         scheme::sign_mu(b, p, &mut parts, &mu, rnd, sig)
     }))
@@ -59,7 +60,8 @@ pub fn sign_mu(
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
     with_backend!(any, |b| b.run(|| {
-        let mut parts = scheme::unpack_sk(b, p, sk)?;
+        let mut parts = scheme::SecretParts::zero(p);
+        scheme::unpack_sk_into(b, p, sk, &mut parts)?;
         scheme::sign_mu(b, p, &mut parts, mu, rnd, sig)
     }))
 }

@@ -112,6 +112,20 @@ pub(crate) struct SecretParts {
     pub(crate) t0: Polys<K_MAX>,
 }
 
+impl SecretParts {
+    /// An all-zero key whose polynomial buffers are sized for `p` (and wipe that much).
+    pub(crate) fn zero(p: &Params) -> Self {
+        SecretParts {
+            rho: [0; 32],
+            key: [0; 32],
+            tr: [0; 64],
+            s1: Polys::zero(p.l),
+            s2: Polys::zero(p.k),
+            t0: Polys::zero(p.k),
+        }
+    }
+}
+
 impl Drop for SecretParts {
     fn drop(&mut self) {
         // s1, s2 and t0 wipe themselves.
@@ -148,16 +162,22 @@ fn unpack_pk<B: Backend>(b: B, p: &Params, pk: &[u8], t1: &mut [Poly]) -> Result
 /// FIPS 204 leaves to the caller; a careful signer must not sign with such a key). The
 /// range check is constant time; only the final verdict branches.
 pub(crate) fn unpack_sk<B: Backend>(b: B, p: &Params, sk: &[u8]) -> Result<SecretParts, Error> {
+    let mut parts = SecretParts::zero(p);
+    unpack_sk_into(b, p, sk, &mut parts)?;
+    Ok(parts)
+}
+
+/// [`unpack_sk`] into the caller's `parts` (made by [`SecretParts::zero`] for `p`), so a
+/// signer decodes in place instead of moving 23 KiB out of a `Result`. On an error `parts`
+/// holds a partial decoding, which the caller drops (and so wipes) without using.
+pub(crate) fn unpack_sk_into<B: Backend>(
+    b: B,
+    p: &Params,
+    sk: &[u8],
+    parts: &mut SecretParts,
+) -> Result<(), Error> {
     check_len("secret key", p.sk_bytes(), sk.len())?;
     let eb = p.eta.poly_eta_bytes();
-    let mut parts = SecretParts {
-        rho: [0; 32],
-        key: [0; 32],
-        tr: [0; 64],
-        s1: Polys::zero(p.l),
-        s2: Polys::zero(p.k),
-        t0: Polys::zero(p.k),
-    };
     parts.rho.copy_from_slice(&sk[..32]);
     parts.key.copy_from_slice(&sk[32..64]);
     parts.tr.copy_from_slice(&sk[64..128]);
@@ -175,7 +195,7 @@ pub(crate) fn unpack_sk<B: Backend>(b: B, p: &Params, sk: &[u8]) -> Result<Secre
         Checked(b).unpack_t0(&mut parts.t0[i], c);
     }
     if ok {
-        Ok(parts)
+        Ok(())
     } else {
         Err(Error::SecretKeyOutOfRange)
     }
