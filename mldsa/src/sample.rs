@@ -240,25 +240,23 @@ impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
     }
 }
 
-/// Declares `$rows`, a [`MatrixRows`] over a stack buffer of [`batch_rows`] rows, sized for
-/// the parameter set (only the buffer taken is initialised).
+/// Declares `$rows`, a [`MatrixRows`] over a stack buffer of [`batch_rows`] rows: the
+/// smallest of three sizes that holds them (8, 30 or all 56 polynomials; only the buffer
+/// taken is initialised).
 macro_rules! matrix_rows {
     ($rows:ident, $b:expr, $p:expr, $rho:expr) => {
         use $crate::poly::Poly;
-        let (mut two_rows_44, mut all_65, mut all_87);
-        let buf: &mut [Poly] = match ($crate::sample::batch_rows($p), $p.l) {
-            (2, 4) => {
-                two_rows_44 = [Poly::ZERO; 8];
-                &mut two_rows_44
-            }
-            (6, 5) => {
-                all_65 = [Poly::ZERO; 30];
-                &mut all_65
-            }
-            _ => {
-                all_87 = [Poly::ZERO; $crate::params::K_MAX * $crate::params::L_MAX];
-                &mut all_87[..$p.k * $p.l]
-            }
+        let n = $crate::sample::batch_rows($p) * $p.l;
+        let (mut small, mut medium, mut all);
+        let buf: &mut [Poly] = if n <= 8 {
+            small = [Poly::ZERO; 8];
+            &mut small[..n]
+        } else if n <= 30 {
+            medium = [Poly::ZERO; 30];
+            &mut medium[..n]
+        } else {
+            all = [Poly::ZERO; $crate::params::K_MAX * $crate::params::L_MAX];
+            &mut all[..n]
         };
         let mut $rows = $crate::sample::MatrixRows::new($b, $p, $rho, buf);
     };

@@ -178,12 +178,11 @@ pub(crate) fn unpack_sk_into<B: Backend>(
 ) -> Result<(), Error> {
     check_len("secret key", p.sk_bytes(), sk.len())?;
     let eb = p.eta.poly_eta_bytes();
-    parts.rho.copy_from_slice(&sk[..32]);
-    parts.key.copy_from_slice(&sk[32..64]);
-    parts.tr.copy_from_slice(&sk[64..128]);
-    let rest = &sk[128..];
-    let (s1b, rest) = rest.split_at(p.l * eb);
-    let (s2b, t0b) = rest.split_at(p.k * eb);
+    let (s1_at, s2_at, t0_at) = sk_offsets(p);
+    parts.rho.copy_from_slice(&sk[..SEED_BYTES]);
+    parts.key.copy_from_slice(&sk[SEED_BYTES..2 * SEED_BYTES]);
+    parts.tr.copy_from_slice(&sk[2 * SEED_BYTES..s1_at]);
+    let (s1b, s2b, t0b) = (&sk[s1_at..s2_at], &sk[s2_at..t0_at], &sk[t0_at..]);
     let mut ok = true;
     for (i, c) in s1b.chunks_exact(eb).enumerate() {
         ok &= Checked(b).unpack_eta(p.eta, &mut parts.s1[i], c);
@@ -284,7 +283,12 @@ fn compute_t<B: Backend>(
     }
 }
 
-/// Where skEncode (FIPS 204 Alg. 24) puts s1, s2 and row `r` of t0.
+/// Where pkEncode (FIPS 204 Alg. 22) puts row `r` of t1.
+fn pk_t1_row(pk: &mut [u8], r: usize) -> &mut [u8] {
+    &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES]
+}
+
+/// Where skEncode (FIPS 204 Alg. 24) and skDecode (Alg. 25) put s1, s2 and t0.
 fn sk_offsets(p: &Params) -> (usize, usize, usize) {
     let eb = p.eta.poly_eta_bytes();
     let s1 = 2 * SEED_BYTES + CRH_BYTES;
@@ -322,10 +326,7 @@ pub(crate) fn keygen_internal<B: Backend>(
         kb.pack_eta(p.eta, &mut sk[s2_at + i * eb..][..eb], s);
     }
     compute_t(b, p, &rho, &s1[..], &s2[..], |r, t1, t0| {
-        kb.pack_t1(
-            &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES],
-            t1,
-        );
+        kb.pack_t1(pk_t1_row(pk, r), t1);
         kb.pack_t0(&mut sk[t0_at + r * POLY_T0_BYTES..][..POLY_T0_BYTES], t0);
     });
     let tr = compute_tr(b, pk);
@@ -351,10 +352,7 @@ pub(crate) fn public_from_secret<B: Backend>(
         &parts.s1[..],
         &parts.s2[..],
         |r, t1, t0| {
-            kb.pack_t1(
-                &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES],
-                t1,
-            );
+            kb.pack_t1(pk_t1_row(pk, r), t1);
             for (x, y) in t0.coeffs.iter().zip(&parts.t0[r].coeffs) {
                 diff |= x ^ y;
             }
