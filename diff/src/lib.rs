@@ -8,6 +8,7 @@
 //! * [`oracle`]: the [`oracle::Oracle`] trait and its Rust and C implementations.
 //! * [`runner`]: the seeded run with its table and mismatch reports, and replay.
 //! * [`rng`]: the workspace's getrandom provider, scripting the C code's randomness.
+//! * [`transcript`]: the cross-machine bit-identity digest.
 
 pub mod check;
 pub mod corpus;
@@ -17,6 +18,7 @@ pub mod pqclean;
 pub mod rng;
 pub mod runner;
 pub mod source;
+pub mod transcript;
 
 pub use check::{Case, Check};
 pub use oracle::{Oracle, Output};

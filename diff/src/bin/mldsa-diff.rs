@@ -94,6 +94,22 @@ enum Command {
         #[arg(long, default_value = "fuzz/regressions")]
         dir: PathBuf,
     },
+    /// Hash a fixed, seeded stream of inputs through every check on one Rust backend and
+    /// compare the digest with the committed one (diff/transcript.expected): every backend on
+    /// every architecture must give the same digest. Exit 1 if it differs.
+    Transcript {
+        /// Seed of the input stream; only the default seed has a committed digest.
+        #[arg(long, default_value_t = mldsa_diff::transcript::DEFAULT_SEED)]
+        seed: u64,
+        /// The backend to run (default: MLDSA_BACKEND, else the best on this machine). Naming
+        /// one this machine lacks is an error.
+        #[arg(long)]
+        backend: Option<String>,
+        /// Write the transcript's text form to this file (to bless a deliberate change:
+        /// `--write diff/transcript.expected`).
+        #[arg(long)]
+        write: Option<PathBuf>,
+    },
     /// Print the planted bug a check's fuzz target is measured against (see scripts/fuzz.sh).
     #[command(hide = true)]
     PlantedBug {
@@ -268,6 +284,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
+        Command::Transcript {
+            seed,
+            backend,
+            write,
+        } => transcript(seed, backend.as_deref(), write.as_deref()),
         Command::PlantedBug { check } => {
             let c =
                 Check::from_name(&check).ok_or_else(|| format!("no check is named {check:?}"))?;
@@ -377,6 +398,75 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+    }
+}
+
+fn transcript(
+    seed: u64,
+    backend: Option<&str>,
+    write: Option<&std::path::Path>,
+) -> Result<ExitCode, String> {
+    use mldsa_diff::transcript::{self, Transcript};
+    let kind = match backend {
+        Some(name) => {
+            let k =
+                mldsa::BackendKind::parse(name).map_err(|e| format!("--backend {name}: {e}"))?;
+            mldsa::backend::AnyBackend::new(k).map_err(|e| format!("--backend {name}: {e}"))?;
+            k
+        }
+        None => mldsa::BackendKind::from_env()
+            .map_err(|e| format!("MLDSA_BACKEND: {e}"))?
+            .unwrap_or_else(mldsa::BackendKind::best),
+    };
+    let t = transcript::run(seed, kind)?;
+    let cases: usize = t.checks.iter().map(|c| c.cases).sum();
+    println!(
+        "transcript: backend {kind} on {}, seed {seed}, {} checks ({} kernel cases each, {} end-to-end), {cases} cases",
+        std::env::consts::ARCH,
+        t.checks.len(),
+        transcript::KERNEL_CASES,
+        transcript::E2E_CASES,
+    );
+    println!("digest (SHA3-256): {}", t.total);
+    if let Some(path) = write {
+        std::fs::write(path, t.to_text()).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("written to {}", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let expected = Transcript::parse(transcript::EXPECTED)
+        .map_err(|e| format!("diff/transcript.expected: {e}"))?;
+    if expected.seed != seed {
+        println!(
+            "no committed digest for seed {seed} (committed: seed {})",
+            expected.seed
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    match t.first_moved(&expected) {
+        None if t.total == expected.total => {
+            println!("transcript: matches the committed digest");
+            println!("transcript: 1 passed, 0 failed");
+            Ok(ExitCode::SUCCESS)
+        }
+        moved => {
+            println!("transcript: MISMATCH: committed digest {}", expected.total);
+            if let Some(name) = moved {
+                let count = match mldsa_diff::Check::from_name(name) {
+                    Some(c) if c.is_end_to_end() => {
+                        format!("--e2e-cases {}", transcript::cases_for(c))
+                    }
+                    Some(c) => format!("--cases {}", transcript::cases_for(c)),
+                    None => String::new(),
+                };
+                println!(
+                    "first check whose outputs moved: {name}\n\
+                     compare every implementation on exactly these inputs:\n  \
+                     mldsa-diff check --seed {seed} --only {name} {count}"
+                );
+            }
+            println!("transcript: 0 passed, 1 failed");
+            Ok(ExitCode::FAILURE)
         }
     }
 }
