@@ -1,8 +1,8 @@
 //! Fuzz seed corpora, regression files, and reports for replayed fuzz inputs.
 
-use crate::check::{Case, Check, FUZZ, generate};
-use crate::oracle::Output;
-use crate::runner::{Difference, Report};
+use crate::check::{Check, FUZZ, generate};
+use crate::model::{Case, Difference, Output};
+use crate::report::{Origin, Report};
 use crate::source::{ByteSource, Exhausted, RecordingSource, RngSource, Source};
 use std::path::{Path, PathBuf};
 
@@ -77,26 +77,14 @@ pub fn replay_report(
     d: &Difference,
     file: &Path,
 ) -> Report {
-    Report {
-        check: check.name(),
-        params: check.params().name.to_string(),
-        arch: std::env::consts::ARCH.to_string(),
-        implementations: vec!["reference".into(), imp.to_string()],
-        input: case.clone(),
-        outputs: vec![
-            ("reference".into(), reference.clone()),
-            (imp.to_string(), out.clone()),
-        ],
-        first_difference: d.clone(),
-        crate_version: env!("CARGO_PKG_VERSION").to_string(),
-        seed: 0,
-        case_index: 0,
-        reproduce: format!(
-            "cargo run --release -p mldsa-diff -- replay --check {} {}",
-            check.name(),
-            file.display()
-        ),
-    }
+    Report::new(
+        check,
+        case,
+        ("reference", reference),
+        (imp, out),
+        d,
+        &Origin::Replay(file),
+    )
 }
 
 #[cfg(test)]

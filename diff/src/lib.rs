@@ -3,25 +3,35 @@
 //! `pqcrypto-mldsa` ships (clean everywhere, AVX2 on x86_64, aarch64 on aarch64) — and says
 //! precisely where they do not.
 //!
-//! * [`check`]: the checks (one per kernel variant, one per end-to-end operation and
-//!   parameter set), their contracts and input generators.
+//! * [`check`]: the checks, one definition each in the table of its family (arithmetic,
+//!   samplers, packing, Keccak, end to end): contracts, input generators, Rust and C runs.
+//! * [`model`]: inputs, outputs, typed verdicts and differences (a leaf).
+//! * [`kernels`]: an object-safe view of any `mldsa` backend, which the checks call.
 //! * [`oracle`]: the [`oracle::Oracle`] trait and its Rust and C implementations.
+//! * [`known`]: the stated differences of the C reference, as data.
+//! * [`judge`]: judging one answer against the contract, a stated difference or the reference.
+//! * [`report`]: mismatch reports.
 //! * [`runner`]: the seeded run with its table and mismatch reports, and replay.
 //! * [`rng`]: the workspace's getrandom provider, scripting the C code's randomness.
 //! * [`transcript`]: the cross-machine bit-identity digest.
 
 pub mod check;
 pub mod corpus;
-pub mod e2e;
+pub mod judge;
+pub mod kernels;
+pub mod known;
+pub mod model;
 pub mod oracle;
 pub mod pqclean;
+pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod source;
 pub mod transcript;
 
-pub use check::{Case, Check};
-pub use oracle::{Oracle, Output};
+pub use check::Check;
+pub use model::{Case, Output, Verdict};
+pub use oracle::Oracle;
 
 /// The implementations a fuzz target compares: every one available here, after proving the
 /// C code's randomness can be scripted (panics with instructions otherwise). Call once.

@@ -591,3 +591,69 @@ mod tests {
         assert_eq!(rc[23], 0x8000_0000_8000_8008);
     }
 }
+
+/// One PQClean variant as the harness runs it: its tables, and the permutation between its
+/// NTT order and the canonical one (AVX2 keeps NTT-domain values in its own order).
+#[derive(Debug)]
+pub struct CImpl {
+    variant: Variant,
+    /// For AVX2: `own[i] = canonical[perm[i]]` in its NTT domain.
+    perm: Option<Vec<usize>>,
+}
+
+impl CImpl {
+    /// The variant, if it is built and runs on this CPU.
+    pub fn new(variant: Variant) -> Option<Self> {
+        let t = variant.for_params(&ML_DSA_65)?;
+        let perm = t.is_avx2().then(|| {
+            let mut idx = Poly::ZERO;
+            idx.coeffs
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, c)| *c = i as i32);
+            t.nttunpack(&mut idx);
+            idx.coeffs.iter().map(|&c| c as usize).collect()
+        });
+        Some(CImpl { variant, perm })
+    }
+
+    /// Which variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The kernels compiled for parameter set `p`.
+    pub fn table(&self, p: &Params) -> &'static CKernels {
+        self.variant
+            .for_params(p)
+            .expect("every parameter set is built when one is")
+    }
+
+    /// An NTT-domain polynomial of this variant in canonical order.
+    pub fn to_canonical(&self, a: &Poly) -> Poly {
+        match &self.perm {
+            None => *a,
+            Some(perm) => {
+                let mut c = Poly::ZERO;
+                perm.iter()
+                    .enumerate()
+                    .for_each(|(i, &src)| c.coeffs[src] = a.coeffs[i]);
+                c
+            }
+        }
+    }
+
+    /// A canonical-order NTT-domain polynomial in this variant's order.
+    pub fn to_own_order(&self, a: &Poly) -> Poly {
+        match &self.perm {
+            None => *a,
+            Some(perm) => {
+                let mut c = Poly::ZERO;
+                perm.iter()
+                    .enumerate()
+                    .for_each(|(i, &src)| c.coeffs[i] = a.coeffs[src]);
+                c
+            }
+        }
+    }
+}

@@ -2,251 +2,15 @@
 //! reference (portable), tabulates, and writes a JSON report for each mismatch; replays a
 //! report or a raw fuzz input through every implementation available here.
 
-use crate::check::{Case, Check, generate};
-use crate::oracle::{Oracle, Output, canonical};
+use crate::check::{Check, FUZZ, generate, validate};
+use crate::judge::{Whose, judge};
+use crate::model::{Case, Difference, Field, Output};
+use crate::oracle::Oracle;
+use crate::report::{Origin, Report};
 use crate::source::{ByteSource, RngSource};
-use mldsa::backend::contract::Compare;
-use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Where two outputs first differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Difference {
-    /// "polys[1]", "bytes", "scalar" or "verdict".
-    pub field: String,
-    /// First differing coefficient or byte within the field.
-    pub index: usize,
-    /// The reference's value there.
-    pub reference: String,
-    /// The other implementation's value there.
-    pub other: String,
-}
-
-/// A place where a PQClean C variant knowingly differs from FIPS 204 (and so from the
-/// reference). Each is listed once with its reason, and the harness asserts exactly that
-/// difference: the implementation must produce precisely the deviant answer computed by
-/// [`expected_output`], so any other disagreement is still a mismatch.
-#[derive(Clone, Copy, Debug)]
-pub struct KnownDifference {
-    /// Checks whose name starts with this.
-    pub check_prefix: &'static str,
-    /// Implementations whose name starts with this.
-    pub implementation: &'static str,
-    /// Why.
-    pub reason: &'static str,
-}
-
-/// Every known difference.
-pub const KNOWN_DIFFERENCES: [KnownDifference; 2] = [
-    KnownDifference {
-        check_prefix: "sign_malformed_sk",
-        implementation: "c-",
-        reason: "PQClean does not range-check s1/s2 when it decodes an expanded secret key, so it signs \
-                 with a key whose coefficients lie outside [-eta, eta]; mldsa rejects such a key with \
-                 SecretKeyOutOfRange. Asserted: every C variant signs, every Rust backend returns that error.",
-    },
-    KnownDifference {
-        check_prefix: "use_hint",
-        implementation: "c-avx2",
-        reason: "PQClean's AVX2 use_hint_avx selects r1 - 1 only when r0 < 0 (blendv on the sign bit), \
-                 so for h = 1 and r0 = 0 it returns r1 + 1; FIPS 204 Alg. 40 returns r1 - 1 for r0 <= 0 \
-                 (the same bug was fixed in libcrux, PR 1398). Asserted: c-avx2 equals the reference \
-                 except exactly at coefficients with h = 1 and r0 = 0, where it is (r1 + 1) mod m.",
-    },
-];
-
-/// What an implementation must answer instead of agreeing with the reference.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Expected {
-    /// Only this verdict is compared.
-    Verdict(String),
-    /// Exactly this output, compared as the check's contract says.
-    Output(Output),
-}
-
-/// The answer `oracle` must give where it knowingly differs ([`KNOWN_DIFFERENCES`]).
-pub fn expected_output(
-    check: Check,
-    oracle: &dyn Oracle,
-    case: &Case,
-    reference: &Output,
-) -> Option<Expected> {
-    match check {
-        Check::SignMalformedKey(_) if oracle.is_c() => Some(Expected::Verdict("signed".into())),
-        Check::SignMalformedKey(_) => Some(Expected::Verdict(format!(
-            "error: {}",
-            mldsa::Error::SecretKeyOutOfRange
-        ))),
-        Check::UseHint(g) if oracle.name() == "c-avx2" => {
-            let mut out = reference.clone();
-            for (i, r1) in out.polys[0].iter_mut().enumerate() {
-                let (a, h) = (case.polys[0][i], case.polys[1][i]);
-                if h == 1 && mldsa::backend::portable::decompose(g, a).1 == 0 {
-                    *r1 = (mldsa::backend::portable::decompose(g, a).0 + 1) % g.m();
-                }
-            }
-            Some(Expected::Output(out))
-        }
-        _ => None,
-    }
-}
-
-/// The first output coefficient outside the bounds the kernel's contract promises. Rust
-/// backends must keep the contract; C code has its own (the comparison covers it).
-pub fn contract_violation(check: Check, out: &Output) -> Option<Difference> {
-    let c = check.contract()?;
-    for (i, (poly, bounds)) in out.polys.iter().zip(c.output).enumerate() {
-        if bounds == mldsa::backend::contract::ANY {
-            continue;
-        }
-        if let Some((index, v)) = mldsa::backend::contract::first_violation(bounds, poly) {
-            return Some(Difference {
-                field: format!("polys[{i}] (contract output bound)"),
-                index,
-                reference: format!("[{}, {}]", bounds.lo, bounds.hi),
-                other: v.to_string(),
-            });
-        }
-    }
-    None
-}
-
-/// Judges one implementation's output: against its known difference if it has one, else
-/// against the reference. Returns the difference and what was expected, named.
-pub fn judge(
-    check: Check,
-    oracle: &dyn Oracle,
-    is_reference: bool,
-    case: &Case,
-    reference: &Output,
-    reference_name: &str,
-    out: &Output,
-) -> Option<(Difference, Output, String)> {
-    if !oracle.is_c() {
-        if let Some(d) = contract_violation(check, out) {
-            return Some((d, Output::default(), "contract".to_string()));
-        }
-    }
-    match expected_output(check, oracle, case, reference) {
-        Some(Expected::Verdict(want)) => first_diff(
-            "verdict",
-            std::slice::from_ref(&want),
-            std::slice::from_ref(&out.verdict),
-        )
-        .map(|d| {
-            (
-                d,
-                Output {
-                    verdict: want,
-                    ..Output::default()
-                },
-                "expected".to_string(),
-            )
-        }),
-        Some(Expected::Output(want)) => compare(check, &want, out).map(|d| {
-            (
-                d,
-                want,
-                format!("expected ({reference_name} + known difference)"),
-            )
-        }),
-        None if is_reference => None,
-        None => compare(check, reference, out)
-            .map(|d| (d, reference.clone(), reference_name.to_string())),
-    }
-}
-
-fn first_diff<T: PartialEq + std::fmt::Display>(
-    field: &str,
-    a: &[T],
-    b: &[T],
-) -> Option<Difference> {
-    if a == b {
-        return None;
-    }
-    let index = a
-        .iter()
-        .zip(b)
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let show = |v: &[T]| {
-        v.get(index)
-            .map_or_else(|| format!("<end, length {}>", v.len()), |x| x.to_string())
-    };
-    Some(Difference {
-        field: field.to_string(),
-        index,
-        reference: show(a),
-        other: show(b),
-    })
-}
-
-/// Compares `other` with `reference` as `check`'s contract says.
-pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
-    if let Check::Verify(_) = check {
-        // Accept/reject agreement; the reasons may be worded differently.
-        return first_diff("accept", &[reference.scalar], &[other.scalar]);
-    }
-    let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
-    let norm = |x: i32| if mod_q { canonical(x) } else { x };
-    if reference.polys.len() != other.polys.len() {
-        return first_diff(
-            "polys (count)",
-            &[reference.polys.len()],
-            &[other.polys.len()],
-        );
-    }
-    for (i, (a, b)) in reference.polys.iter().zip(&other.polys).enumerate() {
-        // Bit-identical outputs (the usual case) need no normalising: one slice comparison.
-        if a == b {
-            continue;
-        }
-        // Look for a difference without allocating (this runs once per fuzz execution).
-        if a.len() != b.len() || a.iter().zip(b).any(|(&x, &y)| norm(x) != norm(y)) {
-            let na: Vec<i32> = a.iter().map(|&x| norm(x)).collect();
-            let nb: Vec<i32> = b.iter().map(|&x| norm(x)).collect();
-            return first_diff(&format!("polys[{i}]"), &na, &nb);
-        }
-    }
-    first_diff("bytes", &reference.bytes, &other.bytes)
-        .or_else(|| first_diff("scalar", &[reference.scalar], &[other.scalar]))
-        .or_else(|| {
-            first_diff(
-                "verdict",
-                std::slice::from_ref(&reference.verdict),
-                std::slice::from_ref(&other.verdict),
-            )
-        })
-}
-
-/// A mismatch report: everything needed to reproduce it anywhere.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
-    /// Check name.
-    pub check: String,
-    /// Parameter set whose values the check used.
-    pub params: String,
-    /// Architecture it was found on.
-    pub arch: String,
-    /// The reference and the implementation that disagreed (or "expected").
-    pub implementations: Vec<String>,
-    /// The exact input.
-    pub input: Case,
-    /// Both outputs, by implementation name.
-    pub outputs: Vec<(String, Output)>,
-    /// Where they first differ.
-    pub first_difference: Difference,
-    /// mldsa-diff version.
-    pub crate_version: String,
-    /// The seed and case index of the run that found it (0 for replays of fuzz inputs).
-    pub seed: u64,
-    /// Case index.
-    pub case_index: usize,
-    /// The command that reproduces it.
-    pub reproduce: String,
-}
 
 /// Settings of one `check` run.
 #[derive(Clone, Debug)]
@@ -300,43 +64,6 @@ impl Summary {
     /// Total mismatches.
     pub fn mismatches(&self) -> usize {
         self.rows.iter().map(|r| r.mismatches).sum()
-    }
-}
-
-fn write_report(dir: &Path, report: &Report) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let name = format!(
-        "{}-{}-seed{}-case{}.json",
-        report.check, report.implementations[1], report.seed, report.case_index
-    );
-    let path = dir.join(name);
-    std::fs::write(
-        &path,
-        serde_json::to_string_pretty(report).map_err(std::io::Error::other)?,
-    )?;
-    Ok(path)
-}
-
-fn report_for(
-    check: Check,
-    seed: u64,
-    index: usize,
-    case: &Case,
-    outs: Vec<(String, Output)>,
-    d: Difference,
-) -> Report {
-    Report {
-        check: check.name(),
-        params: check.params().name.to_string(),
-        arch: std::env::consts::ARCH.to_string(),
-        implementations: outs.iter().map(|(n, _)| n.clone()).collect(),
-        input: case.clone(),
-        outputs: outs,
-        first_difference: d,
-        crate_version: env!("CARGO_PKG_VERSION").to_string(),
-        seed,
-        case_index: index,
-        reproduce: String::new(),
     }
 }
 
@@ -397,16 +124,12 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                 .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
             for (i, o) in oracles.iter().enumerate() {
                 let Some(out) = &outputs[i] else { continue };
-                let diff = judge(
-                    check,
-                    o.as_ref(),
-                    i == 0,
-                    &case,
-                    &ref_out,
-                    reference.name(),
-                    out,
-                );
-                let Some((d, base, base_name)) = diff else {
+                let whose = Whose {
+                    name: o.name(),
+                    is_c: o.is_c(),
+                    is_reference: i == 0,
+                };
+                let Some(j) = judge(check, whose, &case, (reference.name(), &ref_out), out) else {
                     continue;
                 };
                 rows[i].mismatches += 1;
@@ -414,28 +137,26 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                     summary.first_mismatches.push((
                         check.name(),
                         o.name().to_string(),
-                        d.clone(),
+                        j.difference.clone(),
                         index,
                     ));
                 }
                 if reports_left[i] > 0 {
                     reports_left[i] -= 1;
-                    let outs = vec![(base_name, base), (o.name().to_string(), out.clone())];
-                    let mut r = report_for(check, config.seed, index, &case, outs, d);
-                    let path = config.report_dir.join(format!(
-                        "{}-{}-seed{}-case{}.json",
-                        r.check,
-                        o.name(),
-                        config.seed,
-                        index
-                    ));
-                    r.reproduce = format!(
-                        "cargo run --release -p mldsa-diff -- replay {}",
-                        path.display()
+                    let origin = Origin::Run {
+                        seed: config.seed,
+                        index,
+                        dir: &config.report_dir,
+                    };
+                    let r = Report::new(
+                        check,
+                        &case,
+                        (&j.expected_from, &j.expected),
+                        (o.name(), out),
+                        &j.difference,
+                        &origin,
                     );
-                    let path = write_report(&config.report_dir, &r)
-                        .map_err(|e| format!("writing report: {e}"))?;
-                    summary.reports.push(path);
+                    summary.reports.push(r.write_into(&config.report_dir)?);
                 }
             }
             done += 1;
@@ -496,13 +217,31 @@ pub struct ReplayRow {
 
 /// Loads a replay input: a JSON report, or a raw fuzz input for `check` (from
 /// `check_hint`, or else the name of a directory in `path`, as in
-/// `fuzz/artifacts/<check>/crash-...`).
+/// `fuzz/artifacts/<check>/crash-...`). A file named `*.json` must be a report; a report's
+/// input must have its check's shape (and, for kernels, lie within the contract): anything
+/// else is a clear error before any implementation sees it.
 pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case), String> {
     let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Ok(report) = serde_json::from_slice::<Report>(&data) {
-        let check = Check::from_name(&report.check)
-            .ok_or_else(|| format!("unknown check {}", report.check))?;
-        return Ok((check, report.input));
+    let is_json_name = path.extension().is_some_and(|e| e == "json");
+    match serde_json::from_slice::<Report>(&data) {
+        Ok(report) => {
+            let check = Check::from_name(&report.check)
+                .ok_or_else(|| format!("{}: unknown check {:?}", path.display(), report.check))?;
+            if let Some(hint) = check_hint.filter(|h| *h != report.check) {
+                return Err(format!(
+                    "{}: the report is for {}, not {hint}",
+                    path.display(),
+                    report.check
+                ));
+            }
+            validate(check, &report.input)
+                .map_err(|e| format!("{}: malformed report: {e}", path.display()))?;
+            return Ok((check, report.input));
+        }
+        Err(e) if is_json_name => {
+            return Err(format!("{}: not a mismatch report: {e}", path.display()));
+        }
+        Err(_) => {}
     }
     let name = match check_hint {
         Some(n) => n.to_string(),
@@ -519,7 +258,7 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
             .to_string(),
     };
     let check = Check::from_name(&name).ok_or_else(|| format!("unknown check {name}"))?;
-    let case = generate(check, crate::check::FUZZ, &mut ByteSource::new(&data)).map_err(|_| {
+    let case = generate(check, FUZZ, &mut ByteSource::new(&data)).map_err(|_| {
         format!(
             "{}: too short to be a {name} input (the fuzz target rejects it too)",
             path.display()
@@ -549,18 +288,21 @@ pub fn replay(
 pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Vec<ReplayRow> {
     let outs: Vec<Option<Output>> = oracles.iter().map(|o| o.run(check, case)).collect();
     let none = Output::default();
-    let differences: Vec<Option<Difference>> = {
-        let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
-        oracles
-            .iter()
-            .zip(&outs)
-            .enumerate()
-            .map(|(i, (o, out))| {
-                let out = out.as_ref()?;
-                judge(check, o.as_ref(), i == 0, case, reference, "reference", out).map(|d| d.0)
-            })
-            .collect()
-    };
+    let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
+    let differences: Vec<Option<Difference>> = oracles
+        .iter()
+        .zip(&outs)
+        .enumerate()
+        .map(|(i, (o, out))| {
+            let out = out.as_ref()?;
+            let whose = Whose {
+                name: o.name(),
+                is_c: o.is_c(),
+                is_reference: i == 0,
+            };
+            judge(check, whose, case, ("reference", reference), out).map(|j| j.difference)
+        })
+        .collect();
     oracles
         .iter()
         .zip(outs)
@@ -576,20 +318,14 @@ pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Ve
 /// A few values either side of a difference, for both outputs.
 pub fn window(reference: &Output, other: &Output, d: &Difference) -> String {
     let pick = |o: &Output| -> Vec<String> {
-        if let Some(i) = d
-            .field
-            .strip_prefix("polys[")
-            .and_then(|r| r.strip_suffix(']'))
-            .and_then(|r| r.parse::<usize>().ok())
-        {
-            o.polys
+        match d.field {
+            Field::Poly(i) => o
+                .polys
                 .get(i)
                 .map(|p| p.iter().map(|x| x.to_string()).collect())
-                .unwrap_or_default()
-        } else if d.field == "bytes" {
-            o.bytes.iter().map(|b| format!("{b:02x}")).collect()
-        } else {
-            vec![]
+                .unwrap_or_default(),
+            Field::Bytes => o.bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            _ => vec![],
         }
     };
     let (a, b) = (pick(reference), pick(other));

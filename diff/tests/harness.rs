@@ -4,10 +4,15 @@
 use mldsa::backend::{Backend, BackendKind, Portable};
 use mldsa::params::Gamma2;
 use mldsa::poly::Poly;
-use mldsa_diff::check::{Case, Check};
-use mldsa_diff::oracle::{self, Oracle, Output, RustOracle, run_rust};
+use mldsa_diff::check::Check;
+use mldsa_diff::model::{Case, Field, Output};
+use mldsa_diff::oracle::{self, Oracle, RustOracle, run_rust};
 use mldsa_diff::runner::{self, Config};
 use std::path::PathBuf;
+
+fn check(name: &str) -> Check {
+    Check::from_name(name).unwrap_or_else(|| panic!("no check {name}"))
+}
 
 fn config(checks: Vec<Check>, cases: usize, e2e: usize, dir: &str) -> Config {
     Config {
@@ -39,11 +44,16 @@ fn scripting_of_c_randomness_is_active() {
 
 #[test]
 fn c_keygen_from_scripted_xi_is_fips_keygen() {
-    for p in mldsa_diff::check::SETS {
+    for p in mldsa::params::ALL_PARAMS {
         let c = mldsa_diff::pqclean::Variant::Clean.for_params(&p).unwrap();
         let xi = [0x42u8; 32];
         let (pk, sk) = mldsa_diff::rng::with_script(&xi, || c.keypair()).unwrap();
-        assert_eq!((pk, sk), mldsa_diff::e2e::keygen(&p, &xi), "{}", p.name);
+        assert_eq!(
+            (pk, sk),
+            mldsa_diff::check::e2e::keygen(&p, &xi),
+            "{}",
+            p.name
+        );
     }
 }
 
@@ -101,7 +111,7 @@ impl Oracle for WrongOracle {
         false
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        run_rust(WrongNtt, check, case)
+        run_rust(&WrongNtt, check, case)
     }
 }
 
@@ -111,7 +121,7 @@ fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
         Box::new(RustOracle::new(BackendKind::Portable).unwrap()),
         Box::new(WrongOracle),
     ];
-    let cfg = config(vec![Check::Ntt, Check::Reduce], 100, 0, "wrong");
+    let cfg = config(vec![check("ntt"), check("reduce")], 100, 0, "wrong");
     let summary = runner::run(&cfg, &oracles).unwrap();
     let row = |check: &str| {
         summary
@@ -122,22 +132,22 @@ fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
     };
     assert_eq!(row("ntt").mismatches, 100, "every NTT case differs");
     assert_eq!(row("reduce").mismatches, 0, "the other kernels are right");
-    let (check, imp, d, _) = &summary.first_mismatches[0];
+    let (name, imp, d, _) = &summary.first_mismatches[0];
     assert_eq!(
-        (check.as_str(), imp.as_str(), d.field.as_str(), d.index),
-        ("ntt", "wrong-ntt", "polys[0]", 17)
+        (name.as_str(), imp.as_str(), &d.field, d.index),
+        ("ntt", "wrong-ntt", &Field::Poly(0), 17)
     );
     assert_eq!(summary.mismatches(), 100);
     // The report replays: same check, same input, same first difference.
     let report: PathBuf = summary.reports[0].clone();
     let (c, case) = runner::load_replay(&report, None).unwrap();
-    assert_eq!(c, Check::Ntt);
+    assert_eq!(c, check("ntt"));
     let rows = runner::replay(c, &case, &oracles).unwrap();
     let d = rows[1]
         .difference
         .as_ref()
         .expect("replay reproduces the mismatch");
-    assert_eq!((d.field.as_str(), d.index), ("polys[0]", 17));
+    assert_eq!((&d.field, d.index), (&Field::Poly(0), 17));
     let text = std::fs::read_to_string(&report).unwrap();
     for key in [
         "\"check\"",
@@ -172,59 +182,70 @@ fn the_avx2_use_hint_difference_is_asserted_exactly() {
         ..Case::default()
     };
     let portable = RustOracle::new(BackendKind::Portable).unwrap();
-    let reference = portable.run(Check::UseHint(g), &case).unwrap();
+    let use_hint = check("use_hint_32");
+    assert_eq!(use_hint.variant, mldsa_diff::check::Variant::Gamma2(g));
+    let reference = portable.run(use_hint, &case).unwrap();
     assert_eq!(&reference.polys[0][..3], &[10, 12, 10], "FIPS 204 Alg. 40");
-    let got = c.run(Check::UseHint(g), &case).unwrap();
+    let got = c.run(use_hint, &case).unwrap();
     assert_eq!(
         &got.polys[0][..3],
         &[12, 12, 10],
         "PQClean AVX2 gives r1 + 1 at r0 = 0"
     );
-    match runner::expected_output(Check::UseHint(g), &c, &case, &reference) {
-        Some(runner::Expected::Output(e)) => assert_eq!(e.polys[0], got.polys[0]),
+    let known = mldsa_diff::known::find(use_hint, "c-avx2", true).expect("a stated difference");
+    match (known.expect)(use_hint, &case, &reference) {
+        mldsa_diff::known::Expected::Output(e) => assert_eq!(e.polys[0], got.polys[0]),
         other => panic!("no exact expectation: {other:?}"),
     }
-    assert!(
-        runner::judge(
-            Check::UseHint(g),
-            &c,
-            false,
+    let judged = |out: &Output| {
+        mldsa_diff::judge::judge(
+            use_hint,
+            mldsa_diff::judge::Whose {
+                name: "c-avx2",
+                is_c: true,
+                is_reference: false,
+            },
             &case,
-            &reference,
-            "portable",
-            &got
+            ("portable", &reference),
+            out,
         )
-        .is_none()
+    };
+    assert!(judged(&got).is_none());
+    // Agreeing with the reference where the stated difference applies is itself a mismatch.
+    assert!(
+        judged(&reference).is_some(),
+        "the difference is asserted, not ignored"
     );
 }
 
 #[test]
 fn fuzz_bytes_decode_or_reject() {
     use mldsa_diff::check::{FUZZ, generate};
+    let poly_uniform = check("poly_uniform");
     use mldsa_diff::source::ByteSource;
     // The first byte chooses: 0..=2 one of poly_uniform's three edge cases, 3 a random input.
-    assert_eq!(Check::PolyUniform.edge_cases(), 3);
-    let edge = generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&[1])).unwrap();
+    assert_eq!(poly_uniform.edge_cases(), 3);
+    let edge = generate(poly_uniform, FUZZ, &mut ByteSource::new(&[1])).unwrap();
     assert_eq!(edge.bytes, vec![1; 34], "edge case 1");
     // A random input needs 34 more bytes: fewer are rejected, not padded.
     let mut short = vec![3u8];
     short.extend_from_slice(&[9; 33]);
-    assert!(generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&short)).is_err());
+    assert!(generate(poly_uniform, FUZZ, &mut ByteSource::new(&short)).is_err());
     short.push(9);
     assert_eq!(
-        generate(Check::PolyUniform, FUZZ, &mut ByteSource::new(&short))
+        generate(poly_uniform, FUZZ, &mut ByteSource::new(&short))
             .unwrap()
             .bytes,
         vec![9; 34]
     );
     let oracles = oracle::available();
-    assert!(mldsa_diff::fuzz_one(Check::PolyUniform, &short, &oracles));
+    assert!(mldsa_diff::fuzz_one(poly_uniform, &short, &oracles));
     assert!(!mldsa_diff::fuzz_one(
-        Check::Ntt,
+        check("ntt"),
         &[EDGE_OR_RANDOM_NTT, 2, 3],
         &oracles
     ));
-    assert!(!mldsa_diff::fuzz_one(Check::Ntt, &[], &oracles));
+    assert!(!mldsa_diff::fuzz_one(check("ntt"), &[], &oracles));
 }
 
 /// The byte that selects the random branch for the NTT check (it has

@@ -151,7 +151,7 @@ proptest! {
 
     #[test]
     fn hint_pack_unpack_round_trips(positions in proptest::collection::btree_set((0usize..8, 0usize..N), 0..=75)) {
-        for p in mldsa_diff::check::SETS {
+        for p in mldsa::params::ALL_PARAMS {
             let mut h = vec![Poly::ZERO; p.k];
             for &(i, j) in positions.iter().filter(|(i, _)| *i < p.k).take(p.omega) {
                 h[i].coeffs[j] = 1;
@@ -175,9 +175,9 @@ proptest! {
     #[test]
     fn sign_then_verify(xi in any::<[u8; 32]>(), rnd in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..300),
                         ctx in proptest::collection::vec(any::<u8>(), 0..=255), flip in any::<(usize, u8)>()) {
-        for p in mldsa_diff::check::SETS {
+        for p in mldsa::params::ALL_PARAMS {
             for kind in BackendKind::available() {
-                let (pk, sk) = mldsa_diff::e2e::keygen(&p, &xi);
+                let (pk, sk) = mldsa_diff::check::e2e::keygen(&p, &xi);
                 let pre = mldsa::raw::pure_prefix(&ctx).unwrap();
                 let mut sig = vec![0u8; p.sig_bytes()];
                 mldsa::raw::sign_internal(kind, &p, &sk, &[&pre, &ctx, &msg], &rnd, &mut sig).unwrap();

@@ -5,6 +5,7 @@ use mldsa_diff::check::{Check, parse_params};
 use mldsa_diff::oracle::{self, Oracle};
 use mldsa_diff::runner::{self, Config};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -123,7 +124,7 @@ fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
     if names.is_empty() {
         return Ok(all);
     }
-    let known = ["portable", "avx2", "neon", "c-clean", "c-avx2", "c-aarch64"];
+    let known = oracle::all_names();
     let wanted: Vec<&str> = names
         .iter()
         .flat_map(|n| n.split(','))
@@ -164,32 +165,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::List { names: true } => {
-            Check::all().iter().for_each(|c| println!("{}", c.name()));
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::List { names: false } => {
-            let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
-            println!(
-                "implementations on this machine ({}): {}",
-                std::env::consts::ARCH,
-                names.join(", ")
-            );
-            println!("reference: portable\n");
-            for c in Check::all() {
-                println!("{:<26} {}", c.name(), c.describe());
-            }
-            println!("\nknown differences of the C reference (asserted exactly, not ignored):");
-            for k in runner::KNOWN_DIFFERENCES {
-                println!(
-                    "  {}* on {}*: {}",
-                    k.check_prefix,
-                    k.implementation,
-                    k.reason.split_whitespace().collect::<Vec<_>>().join(" ")
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::List { names } => list(names),
         Command::Check {
             cases,
             e2e_cases,
@@ -199,91 +175,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             implementations,
             report_dir,
             no_progress,
-        } => {
-            let sets = parse_params(&params)?;
-            let mut checks: Vec<Check> = Check::all()
-                .into_iter()
-                .filter(|c| c.used_by(&sets))
-                .collect();
-            if !only.is_empty() {
-                let pats: Vec<&str> = only.iter().flat_map(|n| n.split(',')).collect();
-                for p in &pats {
-                    if !Check::all().iter().any(|c| c.name().starts_with(p)) {
-                        return Err(format!("no check is named {p:?} (see `mldsa-diff list`)"));
-                    }
-                }
-                checks.retain(|c| pats.iter().any(|p| c.name().starts_with(p)));
-            }
-            let oracles = select_oracles(&implementations)?;
-            let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-            println!(
-                "mldsa-diff check: {} checks, {cases} cases per kernel, {e2e_cases} per end-to-end check, seed {seed}, {} ({})",
-                checks.len(),
-                names.join(" vs "),
-                std::env::consts::ARCH
-            );
-            let config = Config {
+        } => check(
+            Config {
                 cases,
                 e2e_cases,
                 seed,
-                checks,
+                checks: select_checks(&params, &only)?,
                 report_dir,
                 max_reports: 3,
                 progress: !no_progress && std::io::stderr().is_terminal(),
-            };
-            let started = std::time::Instant::now();
-            let summary = runner::run(&config, &oracles)?;
-            print!("{}", runner::table(&summary));
-            let compared: usize = summary
-                .rows
-                .iter()
-                .filter(|r| r.implementation != "portable")
-                .map(|r| r.cases)
-                .sum();
-            println!(
-                "\n{} comparisons against the reference in {:.1}s; {} mismatches",
-                compared,
-                started.elapsed().as_secs_f64(),
-                summary.mismatches()
-            );
-            for (check, imp, d, index) in &summary.first_mismatches {
-                println!(
-                    "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
-                    d.field, d.index, d.reference, d.other
-                );
-            }
-            for r in &summary.reports {
-                println!(
-                    "report: {}  (replay: cargo run --release -p mldsa-diff -- replay {})",
-                    r.display(),
-                    r.display()
-                );
-            }
-            let failed = summary.mismatches();
-            if !summary.uncompared.is_empty() {
-                println!(
-                    "not compared here (no second implementation on {}): {}",
-                    std::env::consts::ARCH,
-                    summary.uncompared.join(", ")
-                );
-            }
-            // A row counts when it compared something: the reference's own rows do not.
-            let compared: Vec<_> = summary
-                .rows
-                .iter()
-                .filter(|r| r.implementation != names[0])
-                .collect();
-            println!(
-                "mldsa-diff: {} passed, {} failed",
-                compared.iter().filter(|r| r.mismatches == 0).count(),
-                compared.iter().filter(|r| r.mismatches > 0).count()
-            );
-            Ok(if failed == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
+            },
+            &implementations,
+        ),
         Command::Transcript {
             seed,
             backend,
@@ -300,113 +203,230 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             count,
             seed,
             only,
-        } => {
-            let mut total = 0;
-            for c in Check::all()
-                .into_iter()
-                .filter(|c| only.is_empty() || only.iter().any(|p| c.name().starts_with(p)))
-            {
-                let dir = out.join(c.name());
-                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                for (i, bytes) in mldsa_diff::corpus::seeds(c, count, seed)
-                    .into_iter()
-                    .enumerate()
-                {
-                    let path = dir.join(format!("seed-{i:04}"));
-                    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-                    total += 1;
-                }
-            }
-            println!("wrote {total} seed inputs under {}", out.display());
-            Ok(ExitCode::SUCCESS)
-        }
+        } => corpus(&out, count, seed, &only),
         Command::Promote {
             artifact,
             check,
             dir,
-        } => {
-            let (c, _) = runner::load_replay(&artifact, check.as_deref())?;
-            let bytes =
-                std::fs::read(&artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
-            let path = mldsa_diff::corpus::promote(&dir, c, &bytes)?;
-            println!(
-                "regression {} (check {}): `cargo test -p mldsa-diff --test regressions` replays it",
-                path.display(),
-                c.name()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        } => promote(&artifact, check.as_deref(), &dir),
         Command::Replay {
             files,
             check,
             report_out,
-        } => {
-            if files.is_empty() {
-                return Err("name at least one report or fuzz input".into());
-            }
-            let oracles = oracle::available();
-            let mut any_diff = false;
-            for f in &files {
-                let (c, case) = runner::load_replay(f, check.as_deref())?;
-                println!(
-                    "{}: check {} on {}",
-                    f.display(),
-                    c.name(),
-                    std::env::consts::ARCH
-                );
-                let rows = runner::replay(c, &case, &oracles)?;
-                let reference = rows[0].output.clone().unwrap_or_default();
-                for r in &rows {
-                    match (&r.output, &r.difference) {
-                        (None, _) => {
-                            println!("  {:<10} does not implement this check", r.implementation)
-                        }
-                        (Some(_), None) => println!("  {:<10} agrees", r.implementation),
-                        (Some(out), Some(d)) => {
-                            if let (Some(path), false) = (&report_out, any_diff) {
-                                let r = mldsa_diff::corpus::replay_report(
-                                    c,
-                                    &case,
-                                    &reference,
-                                    r.implementation,
-                                    out,
-                                    d,
-                                    f,
-                                );
-                                std::fs::write(
-                                    path,
-                                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?,
-                                )
-                                .map_err(|e| format!("{}: {e}", path.display()))?;
-                                println!("  report written to {}", path.display());
-                            }
-                            any_diff = true;
-                            println!(
-                                "  {:<10} DIFFERS at {} index {}: reference {} vs {}",
-                                r.implementation, d.field, d.index, d.reference, d.other
-                            );
-                            let w = runner::window(&reference, out, d);
-                            if !w.is_empty() {
-                                println!("{w}");
-                            }
-                        }
-                    }
-                }
-            }
-            Ok(if any_diff {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        } => replay(&files, check.as_deref(), report_out.as_deref()),
     }
 }
 
-fn transcript(
-    seed: u64,
-    backend: Option<&str>,
-    write: Option<&std::path::Path>,
+fn list(names_only: bool) -> Result<ExitCode, String> {
+    if names_only {
+        Check::all().iter().for_each(|c| println!("{}", c.name()));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
+    println!(
+        "implementations on this machine ({}): {}",
+        std::env::consts::ARCH,
+        names.join(", ")
+    );
+    println!("reference: portable\n");
+    for c in Check::all() {
+        println!("{:<26} {}", c.name(), c.describe());
+    }
+    let fold = |r: &str| r.split_whitespace().collect::<Vec<_>>().join(" ");
+    let who = |w: mldsa_diff::known::Who| match w {
+        mldsa_diff::known::Who::C => "every C variant".to_string(),
+        mldsa_diff::known::Who::Rust => "every Rust backend".to_string(),
+        mldsa_diff::known::Who::Named(n) => n.to_string(),
+    };
+    println!("\nknown differences of the C reference (asserted exactly, not ignored):");
+    for k in mldsa_diff::known::KNOWN.iter().filter(|k| k.c_deviation) {
+        println!("  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    println!("\nanswers the specification requires instead of agreement (asserted exactly):");
+    for k in mldsa_diff::known::KNOWN.iter().filter(|k| !k.c_deviation) {
+        println!("  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The checks `--params` and `--only` select.
+fn select_checks(params: &str, only: &[String]) -> Result<Vec<Check>, String> {
+    let sets = parse_params(params)?;
+    let mut checks: Vec<Check> = Check::all()
+        .into_iter()
+        .filter(|c| c.used_by(&sets))
+        .collect();
+    if !only.is_empty() {
+        let pats: Vec<&str> = only.iter().flat_map(|n| n.split(',')).collect();
+        for p in &pats {
+            if !Check::all().iter().any(|c| c.name().starts_with(p)) {
+                return Err(format!("no check is named {p:?} (see `mldsa-diff list`)"));
+            }
+        }
+        checks.retain(|c| pats.iter().any(|p| c.name().starts_with(p)));
+    }
+    Ok(checks)
+}
+
+fn check(config: Config, implementations: &[String]) -> Result<ExitCode, String> {
+    let oracles = select_oracles(implementations)?;
+    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    println!(
+        "mldsa-diff check: {} checks, {} cases per kernel, {} per end-to-end check, seed {}, {} ({})",
+        config.checks.len(),
+        config.cases,
+        config.e2e_cases,
+        config.seed,
+        names.join(" vs "),
+        std::env::consts::ARCH
+    );
+    let started = std::time::Instant::now();
+    let summary = runner::run(&config, &oracles)?;
+    print!("{}", runner::table(&summary));
+    let compared: usize = summary
+        .rows
+        .iter()
+        .filter(|r| r.implementation != "portable")
+        .map(|r| r.cases)
+        .sum();
+    println!(
+        "\n{} comparisons against the reference in {:.1}s; {} mismatches",
+        compared,
+        started.elapsed().as_secs_f64(),
+        summary.mismatches()
+    );
+    for (check, imp, d, index) in &summary.first_mismatches {
+        println!(
+            "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
+            d.field, d.index, d.reference, d.other
+        );
+    }
+    for r in &summary.reports {
+        println!(
+            "report: {}  (replay: cargo run --release -p mldsa-diff -- replay {})",
+            r.display(),
+            r.display()
+        );
+    }
+    if !summary.uncompared.is_empty() {
+        println!(
+            "not compared here (no second implementation on {}): {}",
+            std::env::consts::ARCH,
+            summary.uncompared.join(", ")
+        );
+    }
+    // A row counts when it compared something: the reference's own rows do not.
+    let compared: Vec<_> = summary
+        .rows
+        .iter()
+        .filter(|r| r.implementation != names[0])
+        .collect();
+    println!(
+        "mldsa-diff: {} passed, {} failed",
+        compared.iter().filter(|r| r.mismatches == 0).count(),
+        compared.iter().filter(|r| r.mismatches > 0).count()
+    );
+    Ok(if summary.mismatches() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn corpus(out: &Path, count: usize, seed: u64, only: &[String]) -> Result<ExitCode, String> {
+    let mut total = 0;
+    for c in Check::all()
+        .into_iter()
+        .filter(|c| only.is_empty() || only.iter().any(|p| c.name().starts_with(p)))
+    {
+        let dir = out.join(c.name());
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (i, bytes) in mldsa_diff::corpus::seeds(c, count, seed)
+            .into_iter()
+            .enumerate()
+        {
+            let path = dir.join(format!("seed-{i:04}"));
+            std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            total += 1;
+        }
+    }
+    println!("wrote {total} seed inputs under {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn promote(artifact: &Path, check: Option<&str>, dir: &Path) -> Result<ExitCode, String> {
+    let (c, _) = runner::load_replay(artifact, check)?;
+    let bytes = std::fs::read(artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
+    let path = mldsa_diff::corpus::promote(dir, c, &bytes)?;
+    println!(
+        "regression {} (check {}): `cargo test -p mldsa-diff --test regressions` replays it",
+        path.display(),
+        c.name()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replay(
+    files: &[PathBuf],
+    check: Option<&str>,
+    report_out: Option<&Path>,
 ) -> Result<ExitCode, String> {
+    if files.is_empty() {
+        return Err("name at least one report or fuzz input".into());
+    }
+    let oracles = oracle::available();
+    let mut any_diff = false;
+    for f in files {
+        let (c, case) = runner::load_replay(f, check)?;
+        println!(
+            "{}: check {} on {}",
+            f.display(),
+            c.name(),
+            std::env::consts::ARCH
+        );
+        let rows = runner::replay(c, &case, &oracles)?;
+        let reference = rows[0].output.clone().unwrap_or_default();
+        for r in &rows {
+            match (&r.output, &r.difference) {
+                (None, _) => {
+                    println!("  {:<10} does not implement this check", r.implementation)
+                }
+                (Some(_), None) => println!("  {:<10} agrees", r.implementation),
+                (Some(out), Some(d)) => {
+                    if let (Some(path), false) = (report_out, any_diff) {
+                        mldsa_diff::corpus::replay_report(
+                            c,
+                            &case,
+                            &reference,
+                            r.implementation,
+                            out,
+                            d,
+                            f,
+                        )
+                        .write_to(path)?;
+                        println!("  report written to {}", path.display());
+                    }
+                    any_diff = true;
+                    println!(
+                        "  {:<10} DIFFERS at {} index {}: reference {} vs {}",
+                        r.implementation, d.field, d.index, d.reference, d.other
+                    );
+                    let w = runner::window(&reference, out, d);
+                    if !w.is_empty() {
+                        println!("{w}");
+                    }
+                }
+            }
+        }
+    }
+    Ok(if any_diff {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<ExitCode, String> {
     use mldsa_diff::transcript::{self, Transcript};
     let kind = match backend {
         Some(name) => {

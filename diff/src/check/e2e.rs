@@ -1,27 +1,14 @@
-//! End-to-end inputs: keys and signatures made with the portable backend (the
-//! specification), then handed unchanged — or mutated — to every implementation.
+//! End-to-end checks: KeyGen_internal from xi, Sign_internal with rnd, Verify, per parameter
+//! set. Keys and signatures are made with the portable backend (the specification), then
+//! handed unchanged — or mutated — to every implementation.
 
-use crate::check::{Case, Check};
+use super::def::{Check, Def, Family, Over, no_polys};
+use super::inputs::{bytes_array, fixed_or_random, pick};
+use crate::kernels::Kernels;
+use crate::model::{Case, Output, Verdict};
+use crate::pqclean::CImpl;
 use crate::source::{Exhausted, Source};
 use mldsa::{BackendKind, Params, raw};
-
-/// What a verify case does to a valid signature (or to its message, context or key).
-pub const MUTATIONS: [&str; 14] = [
-    "valid",
-    "flip a bit of c~",
-    "flip a bit of z",
-    "flip a bit of the hint",
-    "truncate the signature",
-    "append a byte to the signature",
-    "hint count above omega",
-    "hint indices not increasing",
-    "non-zero hint padding",
-    "z coefficient at gamma1 - beta",
-    "different message",
-    "different context",
-    "flip a bit of the public key",
-    "context of 256 bytes",
-];
 
 /// Portable keygen.
 pub fn keygen(p: &Params, xi: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -53,8 +40,181 @@ pub fn sign(
     Ok(sig)
 }
 
+/// A C call whose randomness could not be scripted is a harness error, reported as the
+/// C implementation's verdict (so it shows as a mismatch), never a silent skip.
+fn script_failed(e: crate::rng::ScriptError) -> Output {
+    Output {
+        verdict: Verdict::Error(format!("harness: scripting the C randomness failed: {e:?}")),
+        ..Output::default()
+    }
+}
+
+fn rust_sign(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let p = check.params();
+    let rnd: [u8; 32] = bytes_array(&case.rnd)?;
+    let mut sig = vec![0u8; p.sig_bytes()];
+    let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
+        raw::sign_internal(
+            b.kind(),
+            &p,
+            &case.sk,
+            &[&pre, &case.ctx, &case.msg],
+            &rnd,
+            &mut sig,
+        )
+    });
+    Some(match r {
+        Ok(()) => Output {
+            bytes: sig,
+            verdict: Verdict::Signed,
+            ..Output::default()
+        },
+        Err(e) => Output {
+            verdict: Verdict::Error(e.to_string()),
+            ..Output::default()
+        },
+    })
+}
+
+fn c_sign(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let t = c.table(&check.params());
+    bytes_array::<32>(&case.rnd)?;
+    Some(
+        match crate::rng::with_script(&case.rnd, || t.sign(&case.sk, &case.msg, &case.ctx)) {
+            Ok(Some(s)) => Output {
+                bytes: s,
+                verdict: Verdict::Signed,
+                ..Output::default()
+            },
+            Ok(None) => Output {
+                verdict: Verdict::Error("C signing failed".into()),
+                ..Output::default()
+            },
+            Err(e) => script_failed(e),
+        },
+    )
+}
+
+const fn e2e(name: &'static str, about: fn(Check) -> String, planted: &'static str) -> Def {
+    Def {
+        name,
+        over: Over::Sets,
+        family: Family::EndToEnd,
+        kernels: &[],
+        contract: None,
+        about: Some(about),
+        planted,
+        poly_inputs: no_polys,
+        edge_cases: 3,
+        generate,
+        rust: rust_sign,
+        c: Some(c_sign),
+    }
+}
+
+pub(super) static KEYGEN: Def = Def {
+    generate: |_, index, edge, src| {
+        Ok(Case {
+            bytes: fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 32)?,
+            ..Case::default()
+        })
+    },
+    rust: |b, check, case| {
+        let p = check.params();
+        let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
+        raw::keygen_internal(b.kind(), &p, &bytes_array(&case.bytes)?, &mut pk, &mut sk).ok()?;
+        Some(super::inputs::bytes_out([pk, sk].concat()))
+    },
+    c: Some(|c, check, case| {
+        bytes_array::<32>(&case.bytes)?;
+        let t = c.table(&check.params());
+        Some(match crate::rng::with_script(&case.bytes, || t.keypair()) {
+            Ok((pk, sk)) => super::inputs::bytes_out([pk, sk].concat()),
+            Err(e) => script_failed(e),
+        })
+    }),
+    ..e2e(
+        "keygen_{set}",
+        |_| "xi (32) -> pk || sk; byte-identical".into(),
+        "pack_t0",
+    )
+};
+
+pub(super) static SIGN: Def = e2e(
+    "sign_{set}",
+    |_| "sk, msg, ctx (0..=255), rnd (hedged or zero) -> signature; byte-identical".into(),
+    "pack_z",
+);
+
+pub(super) static VERIFY: Def = Def {
+    rust: |b, check, case| {
+        let p = check.params();
+        let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
+            raw::verify_internal(
+                b.kind(),
+                &p,
+                &case.pk,
+                &[&pre, &case.ctx, &case.msg],
+                &case.sig,
+            )
+        });
+        // Only accept/reject is compared; the typed reason is kept for the report.
+        Some(Output {
+            scalar: i64::from(r.is_ok()),
+            verdict: match r {
+                Ok(()) => Verdict::Accept,
+                Err(e) => Verdict::Reject(Some(e.to_string())),
+            },
+            ..Output::default()
+        })
+    },
+    c: Some(|c, check, case| {
+        let ok = c
+            .table(&check.params())
+            .verify(&case.pk, &case.msg, &case.ctx, &case.sig);
+        Some(Output {
+            scalar: i64::from(ok),
+            verdict: Verdict::accept(ok),
+            ..Output::default()
+        })
+    }),
+    ..e2e(
+        "verify_{set}",
+        |_| "pk, msg, ctx, signature (valid or mutated) -> accept/reject; agreement".into(),
+        "unpack_hint",
+    )
+};
+
+pub(super) static SIGN_MALFORMED_SK: Def = e2e(
+    "sign_malformed_sk_{set}",
+    |_| {
+        "sk with an s1/s2 coefficient outside [-eta, eta] -> Rust rejects (SecretKeyOutOfRange), \
+         C signs (it does not range-check keys): that exact difference is asserted"
+            .into()
+    },
+    "unpack_eta_range",
+);
+
+/// What a verify case does to a valid signature (or to its message, context or key).
+pub const MUTATIONS: [&str; 14] = [
+    "valid",
+    "flip a bit of c~",
+    "flip a bit of z",
+    "flip a bit of the hint",
+    "truncate the signature",
+    "append a byte to the signature",
+    "hint count above omega",
+    "hint indices not increasing",
+    "non-zero hint padding",
+    "z coefficient at gamma1 - beta",
+    "different message",
+    "different context",
+    "flip a bit of the public key",
+    "context of 256 bytes",
+];
+
 fn flip(
-    src: &mut impl Source,
+    src: &mut dyn Source,
     bytes: &mut [u8],
     range: core::ops::Range<usize>,
 ) -> Result<(), Exhausted> {
@@ -63,15 +223,16 @@ fn flip(
     Ok(())
 }
 
-/// Fills `case` for a Sign, Verify or SignMalformedKey check.
-pub fn generate(
+/// Builds a Sign, Verify or SignMalformedKey case.
+fn generate(
     check: Check,
-    p: &Params,
-    edge: bool,
     index: usize,
-    src: &mut impl Source,
-    case: &mut Case,
-) -> Result<(), Exhausted> {
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let mut case = Case::default();
+    let case = &mut case;
     let xi = if edge {
         vec![index as u8; 32]
     } else {
@@ -87,7 +248,7 @@ pub fn generate(
     let ctx_len = if edge {
         [0, 255, 1][index]
     } else if src.chance(1, 4)? {
-        src.pick(&[0, 255])?
+        pick(src, &[0, 255])?
     } else {
         src.int_in(0, 255)?
     };
@@ -107,9 +268,9 @@ pub fn generate(
         src.bytes(32)?
     };
     let (pk, mut sk) = keygen(p, &xi);
-    match check {
-        Check::Sign(_) => case.sk = sk,
-        Check::SignMalformedKey(_) => {
+    match check.def.name {
+        "sign_{set}" => case.sk = sk,
+        "sign_malformed_sk_{set}" => {
             // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
             let eb = p.eta.poly_eta_bytes();
             let in_s2 = !edge && src.chance(1, 2)?;
@@ -178,7 +339,7 @@ pub fn generate(
                 7 => {
                     // Make poly 0's list two equal positions (or one out of order).
                     sig[hint] = 9;
-                    sig[hint + 1] = src.pick(&[9, 3])?;
+                    sig[hint + 1] = pick(src, &[9, 3])?;
                     let first = sig[hint + p.omega].max(2);
                     sig[hint + p.omega] = first;
                     for i in 1..p.k {
@@ -226,5 +387,5 @@ pub fn generate(
             case.sig = sig;
         }
     }
-    Ok(())
+    Ok(std::mem::take(case))
 }

@@ -1,0 +1,386 @@
+//! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
+//! first, then random values, rounding boundaries over-represented where they matter).
+
+use super::def::{Check, Def, Family, Over, Variant};
+use super::inputs::{
+    EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
+};
+use crate::kernels::Kernels;
+use crate::model::{Case, Output};
+use crate::pqclean::CImpl;
+use crate::source::{Exhausted, Source};
+use mldsa::backend::contract::{self, Bounds, Contract};
+use mldsa::params::{Gamma2, Q};
+use mldsa::poly::Poly;
+
+fn gamma2(v: Variant) -> Gamma2 {
+    match v {
+        Variant::Gamma2(g) => g,
+        _ => unreachable!("a gamma2 check"),
+    }
+}
+
+fn l_of(v: Variant) -> usize {
+    match v {
+        Variant::Set(p) => p.l,
+        _ => unreachable!("a parameter-set check"),
+    }
+}
+
+/// How a random (non-edge) polynomial within bounds `b` is drawn.
+fn random_in(check: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
+    let g = |c: Check| i64::from(gamma2(c.variant).value());
+    match check.def.name {
+        "decompose_{g2}" | "use_hint_{g2}" if b.hi >= Q - 1 => {
+            boundary_poly(src, b, 2 * g(check), g(check))
+        }
+        "make_hint_{g2}" if b.lo < 0 => boundary_poly(src, b, 2 * g(check), g(check)),
+        "power2round" => boundary_poly(src, b, 1 << 13, 1 << 12),
+        _ => random_poly(src, b),
+    }
+}
+
+/// Polynomial inputs from the contract: the first from `input[0]`, a second one from
+/// `input[1]` where the contract bounds it separately (make_hint, use_hint), else all from
+/// `input[0]`.
+pub(super) fn from_contract(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let c = check.contract().expect("arithmetic checks have contracts");
+    let n = check.poly_inputs();
+    let bounds = if n == 2 && c.input[1] != contract::ANY && c.input[1] != c.input[0] {
+        vec![c.input[0], c.input[1]]
+    } else {
+        vec![c.input[0]; n]
+    };
+    let mut case = Case::default();
+    for b in bounds {
+        case.polys.push(if edge {
+            edge_poly(b, index)
+        } else {
+            random_in(check, b, src)?
+        });
+    }
+    Ok(case)
+}
+
+/// A bound, and coefficients mostly just inside it with the odd one on it.
+fn chknorm_case(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let mut case = from_contract(check, index, edge, src)?;
+    let bound = if edge {
+        [
+            0,
+            1,
+            95_232 - 78,
+            261_888 - 196,
+            (1 << 17) - 78,
+            (1 << 19) - 196,
+            (Q - 1) / 8,
+        ][index % 7]
+    } else {
+        src.int_in(0, i64::from((Q - 1) / 8))? as i32
+    };
+    case.scalar = bound.into();
+    if !edge {
+        case.polys[0] = random_poly(src, Bounds::centered((bound - 1).max(0)))?;
+        if src.chance(1, 2)? {
+            let i = src.int_in(0, mldsa::params::N as i64 - 1)? as usize;
+            case.polys[0][i] = super::inputs::pick(src, &[bound, -bound, bound - 1, 1 - bound])?;
+        }
+    }
+    Ok(case)
+}
+
+fn one(_: Variant) -> usize {
+    1
+}
+fn two(_: Variant) -> usize {
+    2
+}
+
+/// A kernel on one polynomial in place.
+fn unary(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let mut a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    match check.def.name {
+        // NTT-domain values travel in canonical order; the backend may keep its own.
+        "ntt" => {
+            b.ntt(&mut a);
+            b.ntt_order_to_canonical(&mut a);
+        }
+        "invntt_tomont" => {
+            b.ntt_order_from_canonical(&mut a);
+            b.invntt_tomont(&mut a);
+        }
+        "reduce" => b.reduce(&mut a),
+        "caddq" => b.caddq(&mut a),
+        _ => b.shiftl(&mut a),
+    }
+    Some(polys_out(&[a]))
+}
+
+fn c_unary(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let t = c.table(&check.params());
+    let mut a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    match check.def.name {
+        "ntt" => {
+            t.ntt(&mut a);
+            a = c.to_canonical(&a);
+        }
+        "invntt_tomont" => {
+            a = c.to_own_order(&a);
+            t.invntt_tomont(&mut a);
+        }
+        "reduce" => t.reduce(&mut a),
+        "caddq" => t.caddq(&mut a),
+        _ => t.shiftl(&mut a),
+    }
+    Some(polys_out(&[a]))
+}
+
+const fn a_kernel(
+    name: &'static str,
+    kernel: &'static [&'static str],
+    contract: fn(Variant) -> Contract,
+    rust: super::def::RustFn,
+    c: super::def::CFn,
+) -> Def {
+    Def {
+        name,
+        over: Over::Nothing,
+        family: Family::Arith,
+        kernels: kernel,
+        contract: Some(contract),
+        about: None,
+        planted: kernel[0],
+        poly_inputs: one,
+        edge_cases: EDGE_PATTERNS,
+        generate: from_contract,
+        rust,
+        c: Some(c),
+    }
+}
+
+pub(super) static NTT: Def = a_kernel(
+    "ntt",
+    &["ntt", "ntt_order_to_canonical"],
+    |_| contract::NTT,
+    unary,
+    c_unary,
+);
+pub(super) static INVNTT_TOMONT: Def = a_kernel(
+    "invntt_tomont",
+    &["invntt_tomont", "ntt_order_from_canonical"],
+    |_| contract::INVNTT_TOMONT,
+    unary,
+    c_unary,
+);
+pub(super) static POINTWISE: Def = Def {
+    poly_inputs: two,
+    ..a_kernel(
+        "pointwise_montgomery",
+        &["pointwise_montgomery"],
+        |_| contract::POINTWISE,
+        |b, _, case| {
+            let v = polys_in(case, 2)?;
+            let mut c = Poly::ZERO;
+            b.pointwise_montgomery(&mut c, &v[0], &v[1]);
+            Some(polys_out(&[c]))
+        },
+        // Coefficient-wise: no reordering needed.
+        |c, check, case| {
+            let v = polys_in(case, 2)?;
+            Some(polys_out(&[c
+                .table(&check.params())
+                .pointwise(&v[0], &v[1])]))
+        },
+    )
+};
+pub(super) static POINTWISE_ACC: Def = Def {
+    over: Over::Sets,
+    poly_inputs: |v| 2 * l_of(v),
+    ..a_kernel(
+        "pointwise_acc_l{l}",
+        &["pointwise_acc_montgomery"],
+        |_| contract::POINTWISE_ACC,
+        |b, check, case| {
+            let l = l_of(check.variant);
+            let v = polys_in(case, 2 * l)?;
+            let mut c = Poly::ZERO;
+            b.pointwise_acc_montgomery(&mut c, &v[..l], &v[l..]);
+            Some(polys_out(&[c]))
+        },
+        |c, check, case| {
+            let l = l_of(check.variant);
+            let v = polys_in(case, 2 * l)?;
+            Some(polys_out(&[c
+                .table(&check.params())
+                .pointwise_acc(&v[..l], &v[l..])]))
+        },
+    )
+};
+pub(super) static REDUCE: Def =
+    a_kernel("reduce", &["reduce"], |_| contract::REDUCE, unary, c_unary);
+pub(super) static CADDQ: Def = a_kernel("caddq", &["caddq"], |_| contract::CADDQ, unary, c_unary);
+
+fn add_sub(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let v = polys_in(case, 2)?;
+    let mut a = v[0];
+    if check.def.name == "add" {
+        b.add(&mut a, &v[1])
+    } else {
+        b.sub(&mut a, &v[1])
+    }
+    Some(polys_out(&[a]))
+}
+fn c_add_sub(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let v = polys_in(case, 2)?;
+    let t = c.table(&check.params());
+    Some(polys_out(&[if check.def.name == "add" {
+        t.add(&v[0], &v[1])
+    } else {
+        t.sub(&v[0], &v[1])
+    }]))
+}
+pub(super) static ADD: Def = Def {
+    poly_inputs: two,
+    ..a_kernel("add", &["add"], |_| contract::ADD, add_sub, c_add_sub)
+};
+pub(super) static SUB: Def = Def {
+    poly_inputs: two,
+    ..a_kernel("sub", &["sub"], |_| contract::SUB, add_sub, c_add_sub)
+};
+pub(super) static SHIFTL: Def =
+    a_kernel("shiftl", &["shiftl"], |_| contract::SHIFTL, unary, c_unary);
+
+fn split(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
+    match check.variant {
+        Variant::Gamma2(g) => b.decompose(g, &mut x, &mut y, &a),
+        _ => b.power2round(&mut x, &mut y, &a),
+    }
+    Some(polys_out(&[x, y]))
+}
+fn c_split(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    let t = c.table(&check.params());
+    let (x, y) = match check.variant {
+        Variant::Gamma2(_) => t.decompose(&a),
+        _ => t.power2round(&a),
+    };
+    Some(polys_out(&[x, y]))
+}
+pub(super) static POWER2ROUND: Def = a_kernel(
+    "power2round",
+    &["power2round"],
+    |_| contract::POWER2ROUND,
+    split,
+    c_split,
+);
+pub(super) static DECOMPOSE: Def = Def {
+    over: Over::Gamma2s,
+    ..a_kernel(
+        "decompose_{g2}",
+        &["decompose"],
+        |v| contract::decompose(gamma2(v)),
+        split,
+        c_split,
+    )
+};
+pub(super) static MAKE_HINT: Def = Def {
+    over: Over::Gamma2s,
+    poly_inputs: two,
+    ..a_kernel(
+        "make_hint_{g2}",
+        &["make_hint"],
+        |v| contract::make_hint(gamma2(v)),
+        |b, check, case| {
+            let v = polys_in(case, 2)?;
+            let mut h = Poly::ZERO;
+            let n = b.make_hint(gamma2(check.variant), &mut h, &v[0], &v[1]);
+            Some(Output {
+                scalar: n as i64,
+                ..polys_out(&[h])
+            })
+        },
+        |c, check, case| {
+            let v = polys_in(case, 2)?;
+            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1]);
+            Some(Output {
+                scalar: i64::from(n),
+                ..polys_out(&[h])
+            })
+        },
+    )
+};
+pub(super) static USE_HINT: Def = Def {
+    over: Over::Gamma2s,
+    poly_inputs: two,
+    ..a_kernel(
+        "use_hint_{g2}",
+        &["use_hint"],
+        |v| contract::use_hint(gamma2(v)),
+        |b, check, case| {
+            let v = polys_in(case, 2)?;
+            let mut r = Poly::ZERO;
+            b.use_hint(gamma2(check.variant), &mut r, &v[0], &v[1]);
+            Some(polys_out(&[r]))
+        },
+        |c, check, case| {
+            let v = polys_in(case, 2)?;
+            Some(polys_out(&[c
+                .table(&check.params())
+                .use_hint(&v[0], &v[1])]))
+        },
+    )
+};
+pub(super) static CHKNORM: Def = Def {
+    generate: chknorm_case,
+    about: Some(|check| {
+        let c = super::def::describe_contract(check.contract().expect("chknorm has a contract"));
+        let inputs = c.split(" ->").next().unwrap_or_default();
+        format!("{inputs}, bound in [0, (q-1)/8] -> bool; exact")
+    }),
+    ..a_kernel(
+        "chknorm",
+        &["chknorm"],
+        |_| contract::CHKNORM,
+        |b, _, case| {
+            let a = poly(case, 0)?;
+            polys_in(case, 1)?;
+            let bound = chknorm_bound(case)?;
+            Some(Output {
+                scalar: i64::from(b.chknorm(&a, bound)),
+                ..Output::default()
+            })
+        },
+        |c, check, case| {
+            let a = poly(case, 0)?;
+            polys_in(case, 1)?;
+            let bound = chknorm_bound(case)?;
+            Some(Output {
+                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)),
+                ..Output::default()
+            })
+        },
+    )
+};
+
+/// chknorm's bound, if it is within the contract.
+fn chknorm_bound(case: &Case) -> Option<i32> {
+    (0..=i64::from((Q - 1) / 8))
+        .contains(&case.scalar)
+        .then_some(case.scalar as i32)
+}

@@ -1,0 +1,247 @@
+//! What a check is: a [`Def`] (one entry in a family's table, holding everything the harness
+//! knows about that check) and, for parameter-dependent checks, a [`Variant`]. A leaf of
+//! the check tree: the family modules build on it, the registry collects them.
+
+use crate::kernels::Kernels;
+use crate::model::{Case, Output};
+use crate::pqclean::CImpl;
+use crate::source::{Exhausted, Source};
+use mldsa::backend::contract::{self, Compare, Contract};
+use mldsa::params::{Eta, Gamma1, Gamma2, ML_DSA_44, ML_DSA_65, Params};
+
+/// The parameter value a check is instantiated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Variant {
+    None,
+    Set(Params),
+    Gamma2(Gamma2),
+    Eta(Eta),
+    Gamma1(Gamma1),
+}
+
+/// Which variants a [`Def`] has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// One check.
+    Nothing,
+    /// One per parameter set (44, 65, 87).
+    Sets,
+    /// One per gamma2 ((q-1)/88, (q-1)/32).
+    Gamma2s,
+    /// One per eta (2, 4).
+    Etas,
+    /// One per gamma1 (2^17, 2^19).
+    Gamma1s,
+}
+
+impl Over {
+    /// The variants, in FIPS order.
+    pub fn variants(self) -> Vec<Variant> {
+        match self {
+            Over::Nothing => vec![Variant::None],
+            Over::Sets => mldsa::params::ALL_PARAMS.map(Variant::Set).to_vec(),
+            Over::Gamma2s => [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32]
+                .map(Variant::Gamma2)
+                .to_vec(),
+            Over::Etas => [Eta::Two, Eta::Four].map(Variant::Eta).to_vec(),
+            Over::Gamma1s => [Gamma1::Pow17, Gamma1::Pow19].map(Variant::Gamma1).to_vec(),
+        }
+    }
+}
+
+/// The family a check belongs to (its table lives in the module of that name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Arithmetic on polynomials drawn from the kernel contract.
+    Arith,
+    /// Rejection samplers and the samplers built on SHAKE.
+    Sampler,
+    /// Bit packing and unpacking.
+    Packing,
+    /// Keccak-f[1600] permutations.
+    Keccak,
+    /// Whole-scheme operations.
+    EndToEnd,
+}
+
+/// Runs the check on a Rust backend; `None` if the input does not have the check's shape.
+pub type RustFn = fn(&dyn Kernels, Check, &Case) -> Option<Output>;
+/// Runs the check on a PQClean variant; `None` if that variant does not implement it (or
+/// this input shape).
+pub type CFn = fn(&CImpl, Check, &Case) -> Option<Output>;
+/// Builds case number `index` (`edge`: one of the fixed edge cases) from `src`.
+pub type GenFn = fn(Check, usize, bool, &mut dyn Source) -> Result<Case, Exhausted>;
+
+/// Everything the harness knows about one check (or one family of variants of it).
+#[derive(Debug)]
+pub struct Def {
+    /// The name, with `{set}` (44), `{l}` (the set's l), `{g2}` (88/32), `{eta}` (2/4) or
+    /// `{g1}` (17/19) standing for the variant.
+    pub name: &'static str,
+    /// Its variants.
+    pub over: Over,
+    /// Its family.
+    pub family: Family,
+    /// The `mldsa::backend::Backend` methods it exercises (the consistency test checks every
+    /// trait method is covered by some check).
+    pub kernels: &'static [&'static str],
+    /// The library contract its inputs are drawn from and its outputs checked against.
+    pub contract: Option<fn(Variant) -> Contract>,
+    /// One line for `mldsa-diff list` (default: from the contract).
+    pub about: Option<fn(Check) -> String>,
+    /// The planted bug (feature `mldsa/planted-bugs`) its fuzz target is measured against.
+    pub planted: &'static str,
+    /// Polynomial inputs drawn from the contract (0 for byte inputs).
+    pub poly_inputs: fn(Variant) -> usize,
+    /// How many fixed edge cases come before the random ones.
+    pub edge_cases: usize,
+    /// The input generator.
+    pub generate: GenFn,
+    /// The Rust run.
+    pub rust: RustFn,
+    /// The C run, if PQClean exposes it.
+    pub c: Option<CFn>,
+}
+
+/// One check: a [`Def`] for one [`Variant`].
+#[derive(Clone, Copy, Debug)]
+pub struct Check {
+    /// Its definition.
+    pub def: &'static Def,
+    /// Its parameter value.
+    pub variant: Variant,
+}
+
+impl PartialEq for Check {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.def, other.def) && self.variant == other.variant
+    }
+}
+impl Eq for Check {}
+impl std::hash::Hash for Check {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.def.name.hash(h);
+        self.variant.hash(h);
+    }
+}
+
+fn g2_no(g: Gamma2) -> &'static str {
+    match g {
+        Gamma2::QMinus1Over88 => "88",
+        Gamma2::QMinus1Over32 => "32",
+    }
+}
+
+fn g1_no(g: Gamma1) -> &'static str {
+    match g {
+        Gamma1::Pow17 => "17",
+        Gamma1::Pow19 => "19",
+    }
+}
+
+impl Check {
+    /// The check's name, as used on the command line, in reports and as fuzz target name.
+    pub fn name(&self) -> String {
+        let p = self.params();
+        let n = self.def.name;
+        match self.variant {
+            Variant::None => n.to_string(),
+            Variant::Set(_) => n
+                .replace("{set}", &p.name[7..])
+                .replace("{l}", &p.l.to_string()),
+            Variant::Gamma2(g) => n.replace("{g2}", g2_no(g)),
+            Variant::Eta(e) => n.replace("{eta}", &e.value().to_string()),
+            Variant::Gamma1(g) => n.replace("{g1}", g1_no(g)),
+        }
+    }
+
+    /// The parameter set whose values (and C symbols) this check uses.
+    pub fn params(&self) -> Params {
+        match self.variant {
+            Variant::Set(p) => p,
+            Variant::Gamma2(Gamma2::QMinus1Over88)
+            | Variant::Eta(Eta::Two)
+            | Variant::Gamma1(Gamma1::Pow17) => ML_DSA_44,
+            _ => ML_DSA_65,
+        }
+    }
+
+    /// Whether any of `sets` uses this check (parameter-free checks: always).
+    pub fn used_by(&self, sets: &[Params]) -> bool {
+        sets.iter().any(|s| match self.variant {
+            Variant::None => true,
+            Variant::Set(p) => p == *s,
+            Variant::Gamma2(g) => s.gamma2 == g,
+            Variant::Eta(e) => s.eta == e,
+            Variant::Gamma1(g) => s.gamma1 == g,
+        })
+    }
+
+    /// Its family.
+    pub fn family(&self) -> Family {
+        self.def.family
+    }
+
+    /// End-to-end (whole-scheme) rather than kernel.
+    pub fn is_end_to_end(&self) -> bool {
+        self.def.family == Family::EndToEnd
+    }
+
+    /// The library contract this check draws its inputs from, if any.
+    pub fn contract(&self) -> Option<Contract> {
+        self.def.contract.map(|c| c(self.variant))
+    }
+
+    /// How outputs are compared.
+    pub fn compare(&self) -> Compare {
+        self.contract().map_or(Compare::Exact, |c| c.compare)
+    }
+
+    /// How many polynomial inputs drawn from the contract this check takes.
+    pub fn poly_inputs(&self) -> usize {
+        (self.def.poly_inputs)(self.variant)
+    }
+
+    /// How many deterministic edge cases come before the random ones.
+    pub fn edge_cases(&self) -> usize {
+        self.def.edge_cases
+    }
+
+    /// The planted bug its fuzz target is measured against.
+    pub fn planted_bug(&self) -> &'static str {
+        self.def.planted
+    }
+
+    /// One line for `mldsa-diff list`: inputs, outputs, comparison.
+    pub fn describe(&self) -> String {
+        if let Some(about) = self.def.about {
+            return about(*self);
+        }
+        self.contract().map(describe_contract).unwrap_or_default()
+    }
+}
+
+/// "in [lo, hi], ... -> out [lo, hi], ...; compare ..." from a contract.
+pub fn describe_contract(c: Contract) -> String {
+    let b = |x: &contract::Bounds| format!("[{}, {}]", x.lo, x.hi);
+    let list = |xs: &[contract::Bounds]| -> Vec<String> {
+        xs.iter().filter(|x| **x != contract::ANY).map(b).collect()
+    };
+    let outs = list(&c.output);
+    format!(
+        "in {} -> out {}; compare {:?}",
+        list(&c.input).join(", "),
+        if outs.is_empty() {
+            "bytes/bool".into()
+        } else {
+            outs.join(", ")
+        },
+        c.compare
+    )
+}
+
+/// No polynomial inputs.
+pub fn no_polys(_: Variant) -> usize {
+    0
+}

@@ -1,0 +1,172 @@
+//! Every check the harness runs, one [`Def`] each in the table of its family:
+//! [`arith`], [`samplers`], [`packing`], [`keccak`], [`e2e`]. The [`REGISTRY`] lists them in
+//! run order; everything else (names, contracts, generation, the Rust and C runs, the
+//! planted bug, the listing) is read from the `Def`.
+//!
+//! Kernel inputs are drawn from the kernel's written contract in
+//! [`mldsa::backend::contract`] — the same constants the library's debug assertions check —
+//! with the contract's edge values over-represented.
+//!
+//! Adding a check: write its `Def` in its family's module and name it in [`REGISTRY`].
+
+pub mod arith;
+pub mod def;
+pub mod e2e;
+pub mod inputs;
+pub mod keccak;
+pub mod packing;
+pub mod samplers;
+
+pub use def::{Check, Def, Family, Over, Variant};
+pub use inputs::EDGE_PATTERNS;
+
+use crate::model::Case;
+use crate::source::{Exhausted, Source};
+use mldsa::params::Params;
+
+/// One registry entry: a check, or checks whose variants interleave (decompose, make_hint
+/// and use_hint for one gamma2, then for the next).
+#[derive(Debug)]
+pub enum Entry {
+    /// One definition, all its variants.
+    One(&'static Def),
+    /// Definitions with the same [`Over`], variant by variant.
+    Interleaved(&'static [&'static Def]),
+}
+
+/// Every check, in run order.
+pub static REGISTRY: &[Entry] = &[
+    Entry::One(&arith::NTT),
+    Entry::One(&arith::INVNTT_TOMONT),
+    Entry::One(&arith::POINTWISE),
+    Entry::One(&arith::POINTWISE_ACC),
+    Entry::One(&arith::REDUCE),
+    Entry::One(&arith::CADDQ),
+    Entry::One(&arith::ADD),
+    Entry::One(&arith::SUB),
+    Entry::One(&arith::SHIFTL),
+    Entry::One(&arith::POWER2ROUND),
+    Entry::Interleaved(&[&arith::DECOMPOSE, &arith::MAKE_HINT, &arith::USE_HINT]),
+    Entry::One(&arith::CHKNORM),
+    Entry::One(&samplers::REJ_UNIFORM),
+    Entry::One(&samplers::REJ_ETA),
+    Entry::One(&samplers::POLY_UNIFORM),
+    Entry::One(&samplers::POLY_UNIFORM_ETA),
+    Entry::One(&samplers::POLY_UNIFORM_GAMMA1),
+    Entry::One(&samplers::CHALLENGE),
+    Entry::One(&samplers::EXPAND_A),
+    Entry::One(&packing::PACK_T1),
+    Entry::One(&packing::UNPACK_T1),
+    Entry::One(&packing::PACK_T0),
+    Entry::One(&packing::UNPACK_T0),
+    Entry::Interleaved(&[&packing::PACK_ETA, &packing::UNPACK_ETA]),
+    Entry::Interleaved(&[&packing::PACK_Z, &packing::UNPACK_Z]),
+    Entry::One(&packing::PACK_W1),
+    Entry::One(&packing::PACK_HINT),
+    Entry::One(&packing::UNPACK_HINT),
+    Entry::One(&keccak::KECCAK),
+    Entry::One(&keccak::KECCAK_X4),
+    Entry::One(&keccak::KECCAK_X4X2),
+    Entry::Interleaved(&[
+        &e2e::KEYGEN,
+        &e2e::SIGN,
+        &e2e::VERIFY,
+        &e2e::SIGN_MALFORMED_SK,
+    ]),
+];
+
+impl Check {
+    /// Every check, in run order (kernels first).
+    pub fn all() -> Vec<Check> {
+        let mut v = Vec::new();
+        for entry in REGISTRY {
+            let defs: &[&'static Def] = match entry {
+                Entry::One(d) => std::slice::from_ref(d),
+                Entry::Interleaved(ds) => ds,
+            };
+            for variant in defs[0].over.variants() {
+                for &def in defs {
+                    debug_assert_eq!(def.over, defs[0].over, "interleaved defs share variants");
+                    v.push(Check { def, variant });
+                }
+            }
+        }
+        v
+    }
+
+    /// Looks a check up by name.
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::all().into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// The `index` that makes [`generate`] draw everything, including the choice of edge case,
+/// from its source.
+pub const FUZZ: usize = usize::MAX;
+
+/// Builds input number `index` of `check`: the first [`Check::edge_cases`] are fixed edge
+/// cases, the rest come from `src`. Fuzz inputs pass [`FUZZ`]: then the first choice drawn
+/// from `src` selects an edge case or a random one, so a fuzzer (and a seed corpus) reaches
+/// both.
+pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Case, Exhausted> {
+    let index = if index == FUZZ {
+        src.int_in(0, check.edge_cases() as i64)? as usize
+    } else {
+        index
+    };
+    let edge = index < check.edge_cases();
+    (check.def.generate)(check, index, edge, src)
+}
+
+/// Whether `case` is an input `check` can run: the shape its runs expect and, for kernels,
+/// polynomial inputs within the contract's input bounds (what a report loaded from a file
+/// must satisfy before any implementation, C included, sees it).
+pub fn validate(check: Check, case: &Case) -> Result<(), String> {
+    let name = check.name();
+    let n = check.poly_inputs();
+    if n > 0 {
+        if case.polys.len() != n {
+            return Err(format!(
+                "{name} takes {n} polynomials, the input has {}",
+                case.polys.len()
+            ));
+        }
+        let c = check.contract().expect("polynomial checks have contracts");
+        for (i, p) in case.polys.iter().enumerate() {
+            if p.len() != mldsa::params::N {
+                return Err(format!(
+                    "{name}: polynomial {i} has {} coefficients, not 256",
+                    p.len()
+                ));
+            }
+            let b = if n == 2 && c.input[1] != mldsa::backend::contract::ANY {
+                c.input[i]
+            } else {
+                c.input[0]
+            };
+            if let Some((j, v)) = mldsa::backend::contract::first_violation(b, p) {
+                return Err(format!(
+                    "{name}: polynomial {i} coefficient {j} = {v} is outside the contract's [{}, {}]",
+                    b.lo, b.hi
+                ));
+            }
+        }
+    }
+    if (check.def.rust)(&mldsa::backend::Portable, check, case).is_none() {
+        return Err(format!(
+            "the input does not have the shape of a {name} input (see `mldsa-diff list`)"
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a comma-separated list of parameter sets (`44,65`, `ML-DSA-87`) for `--params`.
+pub fn parse_params(list: &str) -> Result<Vec<Params>, String> {
+    list.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            mldsa::params::params_by_name(s.trim())
+                .ok_or_else(|| format!("unknown parameter set {s:?} (use 44, 65, 87)"))
+        })
+        .collect()
+}

@@ -1,0 +1,421 @@
+//! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
+
+use super::arith::from_contract;
+use super::def::{Check, Def, Family, Over, RustFn, Variant, no_polys};
+use super::inputs::{
+    EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
+};
+use crate::model::{Case, Output, Verdict};
+use crate::pqclean::CImpl;
+use crate::source::{Exhausted, Source};
+use mldsa::backend::Backend;
+use mldsa::backend::contract::{self, Contract};
+use mldsa::params::{Eta, Gamma1, Gamma2, N, POLY_T0_BYTES, POLY_T1_BYTES, Params};
+use mldsa::poly::Poly;
+
+fn one(_: Variant) -> usize {
+    1
+}
+
+/// The packed length of one polynomial for a packing check.
+fn packed_len(check: Check) -> usize {
+    match (check.def.name, check.variant) {
+        (n, _) if n.ends_with("t1") => POLY_T1_BYTES,
+        (n, _) if n.ends_with("t0") => POLY_T0_BYTES,
+        (_, Variant::Eta(e)) => e.poly_eta_bytes(),
+        (_, Variant::Gamma1(g)) => g.poly_z_bytes(),
+        (_, Variant::Gamma2(g)) => g.poly_w1_bytes(),
+        _ => unreachable!("a packing check"),
+    }
+}
+
+const fn pack(
+    name: &'static str,
+    over: Over,
+    kernel: &'static [&'static str],
+    contract: fn(Variant) -> Contract,
+) -> Def {
+    Def {
+        name,
+        over,
+        family: Family::Packing,
+        kernels: kernel,
+        contract: Some(contract),
+        about: None,
+        planted: kernel[0],
+        poly_inputs: one,
+        edge_cases: EDGE_PATTERNS,
+        generate: from_contract,
+        rust: rust_pack,
+        c: Some(c_pack),
+    }
+}
+
+fn rust_pack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
+    let a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    let mut out = vec![0u8; packed_len(check)];
+    match check.variant {
+        Variant::Eta(e) => b.pack_eta(e, &mut out, &a),
+        Variant::Gamma1(g) => b.pack_z(g, &mut out, &a),
+        Variant::Gamma2(g) => b.pack_w1(g, &mut out, &a),
+        _ if check.def.name == "pack_t1" => b.pack_t1(&mut out, &a),
+        _ => b.pack_t0(&mut out, &a),
+    }
+    Some(super::inputs::bytes_out(out))
+}
+
+fn c_pack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let a = poly(case, 0)?;
+    polys_in(case, 1)?;
+    let t = c.table(&check.params());
+    Some(super::inputs::bytes_out(match check.variant {
+        Variant::Eta(_) => t.pack_eta(&a),
+        Variant::Gamma1(_) => t.pack_z(&a),
+        Variant::Gamma2(_) => t.pack_w1(&a),
+        _ if check.def.name == "pack_t1" => t.pack_t1(&a),
+        _ => t.pack_t0(&a),
+    }))
+}
+
+/// Packed bytes: edge fills, mostly valid encodings for s1/s2 (so implementations without a
+/// range check compare too), else random.
+fn gen_unpack(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let len = packed_len(check);
+    let bytes = if edge {
+        fixed_or_random(src, edge, index, &[0x00, 0xff, 0x55], len)?
+    } else {
+        // The choice is drawn for every unpacking check; only s1/s2 use it.
+        let valid = src.chance(3, 4)?;
+        match check.variant {
+            Variant::Eta(e) if valid => {
+                let mut a = Poly::ZERO;
+                for c in a.coeffs.iter_mut() {
+                    *c = src.int_in(-i64::from(e.value()), e.value().into())? as i32;
+                }
+                let mut b = vec![0u8; len];
+                mldsa::backend::Portable.pack_eta(e, &mut b, &a);
+                b
+            }
+            _ => src.bytes(len)?,
+        }
+    };
+    Ok(Case {
+        bytes,
+        ..Case::default()
+    })
+}
+
+const fn unpack(
+    name: &'static str,
+    over: Over,
+    kernel: &'static [&'static str],
+    contract: Option<fn(Variant) -> Contract>,
+    rust: RustFn,
+    c: super::def::CFn,
+) -> Def {
+    Def {
+        name,
+        over,
+        family: Family::Packing,
+        kernels: kernel,
+        contract,
+        about: None,
+        planted: kernel[0],
+        poly_inputs: no_polys,
+        edge_cases: 3,
+        generate: gen_unpack,
+        rust,
+        c: Some(c),
+    }
+}
+
+fn rust_unpack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
+    let buf = bytes_of_len(&case.bytes, packed_len(check))?;
+    let mut a = Poly::ZERO;
+    match check.variant {
+        Variant::Gamma1(g) => b.unpack_z(g, &mut a, buf),
+        _ if check.def.name == "unpack_t1" => b.unpack_t1(&mut a, buf),
+        _ => b.unpack_t0(&mut a, buf),
+    }
+    Some(polys_out(&[a]))
+}
+
+fn c_unpack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+    let buf = bytes_of_len(&case.bytes, packed_len(check))?;
+    let t = c.table(&check.params());
+    Some(polys_out(&[match check.variant {
+        Variant::Gamma1(_) => t.unpack_z(buf),
+        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf),
+        _ => t.unpack_t0(buf),
+    }]))
+}
+
+fn eta(v: Variant) -> Eta {
+    match v {
+        Variant::Eta(e) => e,
+        _ => unreachable!("an eta check"),
+    }
+}
+fn gamma1(v: Variant) -> Gamma1 {
+    match v {
+        Variant::Gamma1(g) => g,
+        _ => unreachable!("a gamma1 check"),
+    }
+}
+fn gamma2(v: Variant) -> Gamma2 {
+    match v {
+        Variant::Gamma2(g) => g,
+        _ => unreachable!("a gamma2 check"),
+    }
+}
+
+pub(super) static PACK_T1: Def = pack("pack_t1", Over::Nothing, &["pack_t1"], |_| {
+    contract::PACK_T1
+});
+pub(super) static UNPACK_T1: Def = unpack(
+    "unpack_t1",
+    Over::Nothing,
+    &["unpack_t1"],
+    Some(|_| contract::UNPACK_T1),
+    rust_unpack,
+    c_unpack,
+);
+pub(super) static PACK_T0: Def = pack("pack_t0", Over::Nothing, &["pack_t0"], |_| {
+    contract::PACK_T0
+});
+pub(super) static UNPACK_T0: Def = unpack(
+    "unpack_t0",
+    Over::Nothing,
+    &["unpack_t0"],
+    Some(|_| contract::UNPACK_T0),
+    rust_unpack,
+    c_unpack,
+);
+pub(super) static PACK_ETA: Def = pack("pack_eta{eta}", Over::Etas, &["pack_eta"], |v| {
+    contract::pack_eta(eta(v))
+});
+pub(super) static UNPACK_ETA: Def = Def {
+    about: Some(|c| {
+        format!(
+            "{} bytes -> coefficients and in-range verdict; exact",
+            eta(c.variant).poly_eta_bytes()
+        )
+    }),
+    ..unpack(
+        "unpack_eta{eta}",
+        Over::Etas,
+        &["unpack_eta"],
+        None,
+        |b, check, case| {
+            let e = eta(check.variant);
+            let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
+            let mut a = Poly::ZERO;
+            let ok = b.unpack_eta(e, &mut a, buf);
+            Some(Output {
+                verdict: if ok {
+                    Verdict::InRange
+                } else {
+                    Verdict::OutOfRange
+                },
+                ..polys_out(&[a])
+            })
+        },
+        // C's polyeta_unpack does no range check: only in-range encodings are comparable.
+        |c, check, case| {
+            let e = eta(check.variant);
+            let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
+            let a = c.table(&check.params()).unpack_eta(buf);
+            if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
+                return None;
+            }
+            Some(Output {
+                verdict: Verdict::InRange,
+                ..polys_out(&[a])
+            })
+        },
+    )
+};
+// A planted unpack_eta bug that only the range check notices is measured on the
+// sign_malformed_sk checks ("unpack_eta_range").
+pub(super) static PACK_Z: Def = pack("pack_z{g1}", Over::Gamma1s, &["pack_z"], |v| {
+    contract::pack_z(gamma1(v))
+});
+pub(super) static UNPACK_Z: Def = unpack(
+    "unpack_z{g1}",
+    Over::Gamma1s,
+    &["unpack_z"],
+    Some(|v| contract::pack_z(gamma1(v))),
+    rust_unpack,
+    c_unpack,
+);
+pub(super) static PACK_W1: Def = pack("pack_w1_{g2}", Over::Gamma2s, &["pack_w1"], |v| {
+    contract::pack_w1(gamma2(v))
+});
+
+/// k polynomials with `ones` ones in total at distinct random positions.
+fn random_hint(
+    src: &mut dyn Source,
+    p: &Params,
+    ones: usize,
+    edge: bool,
+) -> Result<Vec<Vec<i32>>, Exhausted> {
+    let mut h = vec![vec![0i32; N]; p.k];
+    let mut placed = 0;
+    while placed < ones {
+        let (i, j) = if edge {
+            (placed % p.k, (placed * 53) % N)
+        } else {
+            (
+                src.int_in(0, p.k as i64 - 1)? as usize,
+                src.int_in(0, N as i64 - 1)? as usize,
+            )
+        };
+        if h[i][j] == 0 {
+            h[i][j] = 1;
+            placed += 1;
+        }
+    }
+    Ok(h)
+}
+
+/// The hint polynomials of a case, if they are k polynomials of 0/1 with at most omega ones
+/// (the contract of HintBitPack: PQClean's pack_sig writes past its buffer otherwise).
+fn hint_in(case: &Case, p: &Params) -> Option<Vec<Poly>> {
+    let h = polys_in(case, p.k)?;
+    let ones: usize = h
+        .iter()
+        .map(|x| x.coeffs.iter().filter(|&&c| c != 0).count())
+        .sum();
+    (h.iter().all(|x| contract::HINT_BITS.holds(&x.coeffs)) && ones <= p.omega).then_some(h)
+}
+
+pub(super) static PACK_HINT: Def = Def {
+    name: "pack_hint_{set}",
+    over: Over::Sets,
+    family: Family::Packing,
+    kernels: &["pack_hint"],
+    contract: None,
+    about: Some(|c| {
+        let p = c.params();
+        format!(
+            "{} polys of 0/1, at most {} ones -> {} bytes; exact",
+            p.k,
+            p.omega,
+            p.omega + p.k
+        )
+    }),
+    planted: "pack_hint",
+    poly_inputs: no_polys,
+    edge_cases: 3,
+    generate: |check, index, edge, src| {
+        let p = check.params();
+        let ones = if edge {
+            [0, p.omega, 1][index]
+        } else {
+            src.int_in(0, p.omega as i64)? as usize
+        };
+        Ok(Case {
+            polys: random_hint(src, &p, ones, edge)?,
+            ..Case::default()
+        })
+    },
+    rust: |b, check, case| {
+        let p = check.params();
+        let h = hint_in(case, &p)?;
+        let mut out = vec![0u8; p.omega + p.k];
+        b.pack_hint(&mut out, &h, p.omega);
+        Some(super::inputs::bytes_out(out))
+    },
+    c: Some(|c, check, case| {
+        let p = check.params();
+        let h = hint_in(case, &p)?;
+        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)))
+    }),
+};
+
+/// A hint encoding: valid, valid with one byte changed, or random bytes.
+fn hint_bytes(
+    src: &mut dyn Source,
+    p: &Params,
+    edge: bool,
+    index: usize,
+) -> Result<Vec<u8>, Exhausted> {
+    let len = p.omega + p.k;
+    if edge {
+        return Ok(match index {
+            0 => vec![0; len],
+            1 => vec![0xff; len],
+            _ => {
+                let mut v = vec![0; len];
+                v[p.omega..].fill(p.omega as u8);
+                v
+            }
+        });
+    }
+    if src.chance(1, 4)? {
+        return src.bytes(len);
+    }
+    let ones = src.int_in(0, p.omega as i64)? as usize;
+    let h: Vec<Poly> = random_hint(src, p, ones, false)?
+        .into_iter()
+        .map(|v| Poly::from_coeffs(v.try_into().expect("N coefficients")))
+        .collect();
+    let mut out = vec![0u8; len];
+    mldsa::backend::Portable.pack_hint(&mut out, &h, p.omega);
+    if src.chance(1, 2)? {
+        let at = src.int_in(0, len as i64 - 1)? as usize;
+        out[at] = src.int_in(0, 255)? as u8;
+    }
+    Ok(out)
+}
+
+pub(super) static UNPACK_HINT: Def = Def {
+    name: "unpack_hint_{set}",
+    over: Over::Sets,
+    family: Family::Packing,
+    kernels: &["unpack_hint"],
+    contract: None,
+    about: Some(|c| {
+        let p = c.params();
+        format!(
+            "{} bytes -> accept/reject (FIPS 204 Alg. 21) and h; exact",
+            p.omega + p.k
+        )
+    }),
+    planted: "unpack_hint",
+    poly_inputs: no_polys,
+    edge_cases: 3,
+    generate: |check, index, edge, src| {
+        Ok(Case {
+            bytes: hint_bytes(src, &check.params(), edge, index)?,
+            ..Case::default()
+        })
+    },
+    rust: |b, check, case| {
+        let p = check.params();
+        let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
+        let mut h = vec![Poly::ZERO; p.k];
+        let ok = b.unpack_hint(&mut h, buf, p.omega).is_ok();
+        Some(Output {
+            polys: if ok { to_vecs(&h) } else { Vec::new() },
+            verdict: Verdict::accept(ok),
+            ..Output::default()
+        })
+    },
+    c: Some(|c, check, case| {
+        let p = check.params();
+        let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
+        let (ok, h) = c.table(&p).unpack_hint(buf);
+        Some(Output {
+            polys: if ok { to_vecs(&h) } else { Vec::new() },
+            verdict: Verdict::accept(ok),
+            ..Output::default()
+        })
+    }),
+};

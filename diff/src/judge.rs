@@ -1,0 +1,165 @@
+//! Judging one implementation's answer: against the contract's output bounds (Rust
+//! backends), against its stated difference if [`crate::known`] lists one, else against the
+//! reference, compared as the check's contract says.
+
+use crate::check::Check;
+use crate::known::{self, Expected};
+use crate::model::{Case, Difference, Field, Output, canonical};
+use mldsa::backend::contract::{self, Compare};
+
+/// The first output coefficient outside the bounds the kernel's contract promises. Rust
+/// backends must keep the contract; C code has its own (the comparison covers it).
+pub fn contract_violation(check: Check, out: &Output) -> Option<Difference> {
+    let c = check.contract()?;
+    for (i, (poly, bounds)) in out.polys.iter().zip(c.output).enumerate() {
+        if bounds == contract::ANY {
+            continue;
+        }
+        if let Some((index, v)) = contract::first_violation(bounds, poly) {
+            return Some(Difference {
+                field: Field::PolyContract(i),
+                index,
+                reference: format!("[{}, {}]", bounds.lo, bounds.hi),
+                other: v.to_string(),
+            });
+        }
+    }
+    None
+}
+
+/// The verdict of a judgement: where the answer differs, what was expected instead and
+/// under which name ("contract", "expected", the reference's name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The first difference.
+    pub difference: Difference,
+    /// What was expected.
+    pub expected: Output,
+    /// Whose answer that is.
+    pub expected_from: String,
+}
+
+/// The implementation whose answer is judged.
+#[derive(Clone, Copy, Debug)]
+pub struct Whose<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Whether it is C code.
+    pub is_c: bool,
+    /// Whether it is the reference itself.
+    pub is_reference: bool,
+}
+
+/// Judges `out`, the answer of `whose` to `check` on `case`, given the reference's answer
+/// (named); `None` if it is right.
+pub fn judge(
+    check: Check,
+    whose: Whose<'_>,
+    case: &Case,
+    (reference_name, reference): (&str, &Output),
+    out: &Output,
+) -> Option<Judged> {
+    let Whose {
+        name,
+        is_c,
+        is_reference,
+    } = whose;
+    if !is_c {
+        if let Some(difference) = contract_violation(check, out) {
+            return Some(Judged {
+                difference,
+                expected: Output::default(),
+                expected_from: "contract".into(),
+            });
+        }
+    }
+    match known::find(check, name, is_c).map(|k| (k.expect)(check, case, reference)) {
+        Some(Expected::Verdict(want)) => first_diff(
+            Field::Verdict,
+            std::slice::from_ref(&want),
+            std::slice::from_ref(&out.verdict),
+        )
+        .map(|difference| Judged {
+            difference,
+            expected: Output {
+                verdict: want,
+                ..Output::default()
+            },
+            expected_from: "expected".into(),
+        }),
+        Some(Expected::Output(want)) => compare(check, &want, out).map(|difference| Judged {
+            difference,
+            expected: want,
+            expected_from: format!("expected ({reference_name} + known difference)"),
+        }),
+        None if is_reference => None,
+        None => compare(check, reference, out).map(|difference| Judged {
+            difference,
+            expected: reference.clone(),
+            expected_from: reference_name.to_string(),
+        }),
+    }
+}
+
+fn first_diff<T: PartialEq + std::fmt::Display>(
+    field: Field,
+    a: &[T],
+    b: &[T],
+) -> Option<Difference> {
+    if a == b {
+        return None;
+    }
+    let index = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let show = |v: &[T]| {
+        v.get(index)
+            .map_or_else(|| format!("<end, length {}>", v.len()), |x| x.to_string())
+    };
+    Some(Difference {
+        field,
+        index,
+        reference: show(a),
+        other: show(b),
+    })
+}
+
+/// Compares `other` with `reference` as `check`'s contract says.
+pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
+    if check.def.name == "verify_{set}" {
+        // Accept/reject agreement; the reasons may be worded differently.
+        return first_diff(Field::Accept, &[reference.scalar], &[other.scalar]);
+    }
+    let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
+    let norm = |x: i32| if mod_q { canonical(x) } else { x };
+    if reference.polys.len() != other.polys.len() {
+        return first_diff(
+            Field::PolyCount,
+            &[reference.polys.len()],
+            &[other.polys.len()],
+        );
+    }
+    for (i, (a, b)) in reference.polys.iter().zip(&other.polys).enumerate() {
+        // Bit-identical outputs (the usual case) need no normalising: one slice comparison.
+        if a == b {
+            continue;
+        }
+        // Look for a difference without allocating (this runs once per fuzz execution).
+        if a.len() != b.len() || a.iter().zip(b).any(|(&x, &y)| norm(x) != norm(y)) {
+            let na: Vec<i32> = a.iter().map(|&x| norm(x)).collect();
+            let nb: Vec<i32> = b.iter().map(|&x| norm(x)).collect();
+            return first_diff(Field::Poly(i), &na, &nb);
+        }
+    }
+    first_diff(Field::Bytes, &reference.bytes, &other.bytes)
+        .or_else(|| first_diff(Field::Scalar, &[reference.scalar], &[other.scalar]))
+        .or_else(|| {
+            first_diff(
+                Field::Verdict,
+                std::slice::from_ref(&reference.verdict),
+                std::slice::from_ref(&other.verdict),
+            )
+        })
+}

@@ -1,0 +1,108 @@
+//! Where an implementation must knowingly answer other than the reference, as data: each
+//! entry names the checks and implementations it covers, says why, and computes the exact
+//! answer required. `mldsa-diff list` prints these entries and the judge applies the same
+//! ones, so a difference is stated once and asserted exactly, never ignored.
+
+use crate::check::Check;
+use crate::model::{Case, Output, Verdict};
+
+/// Which implementations an entry covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Every PQClean C variant.
+    C,
+    /// Every Rust backend (the reference included).
+    Rust,
+    /// One implementation, by name.
+    Named(&'static str),
+}
+
+impl Who {
+    /// Whether `name` (an implementation, `is_c` if it is C code) is covered.
+    pub fn covers(self, name: &str, is_c: bool) -> bool {
+        match self {
+            Who::C => is_c,
+            Who::Rust => !is_c,
+            Who::Named(n) => n == name,
+        }
+    }
+}
+
+/// What an implementation must answer instead of agreeing with the reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// Only this verdict is compared.
+    Verdict(Verdict),
+    /// Exactly this output, compared as the check's contract says.
+    Output(Output),
+}
+
+/// One stated difference (or, for [`Who::Rust`], the answer the specification requires).
+#[derive(Clone, Copy, Debug)]
+pub struct Known {
+    /// The check definition it applies to (its name with the variant placeholder).
+    pub check: &'static str,
+    /// The implementations it covers.
+    pub who: Who,
+    /// Whether it is a deviation of the C reference from FIPS 204 (listed as such).
+    pub c_deviation: bool,
+    /// Why.
+    pub reason: &'static str,
+    /// The exact answer required, given the input and the reference's answer.
+    pub expect: fn(Check, &Case, &Output) -> Expected,
+}
+
+/// Every entry.
+pub static KNOWN: [Known; 3] = [
+    Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::C,
+        c_deviation: true,
+        reason: "PQClean does not range-check s1/s2 when it decodes an expanded secret key, so it signs \
+                 with a key whose coefficients lie outside [-eta, eta]; mldsa rejects such a key with \
+                 SecretKeyOutOfRange. Asserted: every C variant signs, every Rust backend returns that error.",
+        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+    },
+    Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::Rust,
+        c_deviation: false,
+        reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
+                 SecretKeyOutOfRange.",
+        expect: |_, _, _| {
+            Expected::Verdict(Verdict::Error(
+                mldsa::Error::SecretKeyOutOfRange.to_string(),
+            ))
+        },
+    },
+    Known {
+        check: "use_hint_{g2}",
+        who: Who::Named("c-avx2"),
+        c_deviation: true,
+        reason: "PQClean's AVX2 use_hint_avx selects r1 - 1 only when r0 < 0 (blendv on the sign bit), \
+                 so for h = 1 and r0 = 0 it returns r1 + 1; FIPS 204 Alg. 40 returns r1 - 1 for r0 <= 0 \
+                 (the same bug was fixed in libcrux, PR 1398). Asserted: c-avx2 equals the reference \
+                 except exactly at coefficients with h = 1 and r0 = 0, where it is (r1 + 1) mod m.",
+        expect: |check, case, reference| {
+            let crate::check::Variant::Gamma2(g) = check.variant else {
+                unreachable!("use_hint has a gamma2 variant")
+            };
+            let mut out = reference.clone();
+            for (i, r1) in out.polys[0].iter_mut().enumerate() {
+                let (a, h) = (case.polys[0][i], case.polys[1][i]);
+                let (hi, lo) = mldsa::backend::portable::decompose(g, a);
+                if h == 1 && lo == 0 {
+                    *r1 = (hi + 1) % g.m();
+                }
+            }
+            Expected::Output(out)
+        },
+    },
+];
+
+/// The entry covering `check` on implementation `name`, if any.
+pub fn find(check: Check, name: &str, is_c: bool) -> Option<&'static Known> {
+    KNOWN
+        .iter()
+        .find(|k| k.check == check.def.name && k.who.covers(name, is_c))
+}

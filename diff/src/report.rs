@@ -1,0 +1,128 @@
+//! Mismatch reports: everything needed to reproduce a disagreement anywhere, built in one
+//! place for `check` runs and for replays.
+
+use crate::check::Check;
+use crate::model::{Case, Difference, Output};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A mismatch report.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// Check name.
+    pub check: String,
+    /// Parameter set whose values the check used.
+    pub params: String,
+    /// Architecture it was found on.
+    pub arch: String,
+    /// The reference (or "expected") and the implementation that disagreed.
+    pub implementations: Vec<String>,
+    /// The exact input.
+    pub input: Case,
+    /// Both outputs, by implementation name.
+    pub outputs: Vec<(String, Output)>,
+    /// Where they first differ.
+    pub first_difference: Difference,
+    /// mldsa-diff version.
+    pub crate_version: String,
+    /// The seed and case index of the run that found it (0 for replays of fuzz inputs).
+    pub seed: u64,
+    /// Case index.
+    pub case_index: usize,
+    /// The command that reproduces it.
+    pub reproduce: String,
+}
+
+/// Where a report's input came from.
+#[derive(Clone, Debug)]
+pub enum Origin<'a> {
+    /// Case `index` of a seeded `check` run; the report is written into `dir`.
+    Run {
+        /// The seed.
+        seed: u64,
+        /// The case index.
+        index: usize,
+        /// The report directory.
+        dir: &'a Path,
+    },
+    /// A replayed file.
+    Replay(&'a Path),
+}
+
+impl Report {
+    /// The report of `other` (named) disagreeing with `expected` (named) on `case`.
+    pub fn new(
+        check: Check,
+        case: &Case,
+        expected: (&str, &Output),
+        other: (&str, &Output),
+        difference: &Difference,
+        origin: &Origin<'_>,
+    ) -> Report {
+        let (seed, case_index, reproduce) = match origin {
+            Origin::Run { seed, index, dir } => (
+                *seed,
+                *index,
+                format!(
+                    "cargo run --release -p mldsa-diff -- replay {}",
+                    dir.join(file_name(check, other.0, *seed, *index)).display()
+                ),
+            ),
+            Origin::Replay(file) => (
+                0,
+                0,
+                format!(
+                    "cargo run --release -p mldsa-diff -- replay --check {} {}",
+                    check.name(),
+                    file.display()
+                ),
+            ),
+        };
+        Report {
+            check: check.name(),
+            params: check.params().name.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            implementations: vec![expected.0.to_string(), other.0.to_string()],
+            input: case.clone(),
+            outputs: vec![
+                (expected.0.to_string(), expected.1.clone()),
+                (other.0.to_string(), other.1.clone()),
+            ],
+            first_difference: difference.clone(),
+            crate_version: env!("CARGO_PKG_VERSION").to_string(),
+            seed,
+            case_index,
+            reproduce,
+        }
+    }
+
+    /// Writes the report as pretty JSON to `path`.
+    pub fn write_to(&self, path: &Path) -> Result<(), String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes a run's report into `dir` under its standard name; returns the path.
+    pub fn write_into(&self, dir: &Path) -> Result<PathBuf, String> {
+        let path = dir.join(file_name_of(self));
+        self.write_to(&path)?;
+        Ok(path)
+    }
+}
+
+fn file_name(check: Check, implementation: &str, seed: u64, index: usize) -> String {
+    format!(
+        "{}-{implementation}-seed{seed}-case{index}.json",
+        check.name()
+    )
+}
+
+fn file_name_of(r: &Report) -> String {
+    format!(
+        "{}-{}-seed{}-case{}.json",
+        r.check, r.implementations[1], r.seed, r.case_index
+    )
+}
