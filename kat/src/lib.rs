@@ -1,6 +1,7 @@
 //! Known-answer tests for `mldsa`: the NIST-style 100-count KAT (regenerated with the NIST
-//! PQC AES-256-CTR DRBG and compared against published SHA-256 digests) and every NIST ACVP
-//! ML-DSA vector (keyGen, sigGen, sigGen tr1, sigVer).
+//! PQC AES-256-CTR DRBG and compared against published SHA-256 digests), every NIST ACVP
+//! ML-DSA vector (keyGen, sigGen, sigGen tr1, sigVer) and every C2SP Wycheproof ML-DSA vector
+//! (sign with seed, sign with expanded key, verify).
 //!
 //! Vectors are read from the directory in `MLDSA_VECTORS`, default `../shared/vectors`
 //! beside the project root; `scripts/fetch-vectors.sh` downloads them elsewhere.
@@ -8,6 +9,7 @@
 pub mod acvp;
 pub mod drbg;
 pub mod nist;
+pub mod wycheproof;
 
 use std::path::PathBuf;
 
@@ -29,7 +31,8 @@ pub fn require_vectors_dir() -> Result<PathBuf, String> {
             "ML-DSA test vectors not found at {} (looked for its acvp/ directory).\n\
              Set MLDSA_VECTORS to a directory holding them, or download them with\n\
              \x20   scripts/fetch-vectors.sh <dir>\n\
-             (it fetches the NIST ACVP-Server v1.1.0.43 files and checks their pinned SHA-256).",
+             (it fetches the NIST ACVP-Server v1.1.0.43 and Wycheproof files and checks their\n\
+             pinned SHA-256).",
             dir.display()
         ))
     }
