@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::io::Read;
+use std::mem::MaybeUninit;
 
 struct Script {
     bytes: Vec<u8>,
@@ -21,35 +22,40 @@ fn os_entropy(out: &mut [u8]) -> std::io::Result<()> {
     std::fs::File::open("/dev/urandom")?.read_exact(out)
 }
 
-/// Fills `out` from the active script if there is one, else from the OS.
-fn fill(out: &mut [u8]) -> Result<(), getrandom::Error> {
+/// Fills `out` (possibly uninitialised memory) from the active script if there is one,
+/// else from the OS.
+fn fill(out: &mut [MaybeUninit<u8>]) -> Result<(), getrandom::Error> {
+    let mut bytes = vec![0u8; out.len()];
     let scripted = SCRIPT.with(|s| {
         let mut s = s.borrow_mut();
         let Some(script) = s.as_mut() else {
             return false;
         };
         let avail = script.bytes.len() - script.pos;
-        let n = avail.min(out.len());
-        out[..n].copy_from_slice(&script.bytes[script.pos..script.pos + n]);
+        let n = avail.min(bytes.len());
+        bytes[..n].copy_from_slice(&script.bytes[script.pos..script.pos + n]);
         script.pos += n;
-        if n < out.len() {
-            // Never fail inside C: record the overrun and report it when the script ends.
-            out[n..].fill(0);
+        if n < bytes.len() {
+            // Never fail inside C: record the overrun (the rest stays zero) and report it
+            // when the script ends.
             script.overrun = true;
         }
         true
     });
-    if scripted {
-        Ok(())
-    } else {
-        os_entropy(out).map_err(|_| getrandom::Error::UNSUPPORTED)
+    if !scripted {
+        os_entropy(&mut bytes).map_err(|_| getrandom::Error::UNSUPPORTED)?;
     }
+    for (o, b) in out.iter_mut().zip(bytes) {
+        o.write(b);
+    }
+    Ok(())
 }
 
 /// The getrandom 0.3 custom backend entry point.
 ///
 /// # Safety
-/// getrandom calls this with `dest` valid for writes of `len` bytes.
+/// getrandom calls this with `dest` valid for writes of `len` bytes (which may be
+/// uninitialised).
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub unsafe extern "Rust" fn __getrandom_v03_custom(
@@ -59,8 +65,9 @@ pub unsafe extern "Rust" fn __getrandom_v03_custom(
     if len == 0 {
         return Ok(());
     }
-    // SAFETY: getrandom guarantees `dest` is valid for `len` bytes of writes.
-    let out = unsafe { std::slice::from_raw_parts_mut(dest, len) };
+    // SAFETY: getrandom guarantees `dest` is valid for `len` bytes of writes; the memory
+    // may be uninitialised, so it is viewed as `MaybeUninit<u8>` and only written.
+    let out = unsafe { std::slice::from_raw_parts_mut(dest.cast::<MaybeUninit<u8>>(), len) };
     fill(out)
 }
 
@@ -76,20 +83,61 @@ pub enum ScriptError {
     },
 }
 
-/// Runs `f` with getrandom returning exactly `bytes` on this thread; an error if `f` did
-/// not consume exactly those bytes.
-pub fn with_script<R>(bytes: &[u8], f: impl FnOnce() -> R) -> Result<R, ScriptError> {
-    SCRIPT.with(|s| {
-        *s.borrow_mut() = Some(Script {
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScriptError::Overrun => {
+                f.write_str("the code asked for more random bytes than scripted")
+            }
+            ScriptError::Unused { left } => {
+                write!(f, "the code left {left} scripted random bytes unused")
+            }
+        }
+    }
+}
+
+/// Installs a script on this thread and puts back whatever was there before when dropped,
+/// also when the scripted call panics (so a later call never reads a stale script).
+struct Installed {
+    previous: Option<Script>,
+}
+
+impl Installed {
+    fn new(bytes: &[u8]) -> Self {
+        let script = Script {
             bytes: bytes.to_vec(),
             pos: 0,
             overrun: false,
-        })
-    });
+        };
+        Installed {
+            previous: SCRIPT.with(|s| s.borrow_mut().replace(script)),
+        }
+    }
+
+    /// Removes this script (restoring the previous one) and returns it.
+    fn finish(mut self) -> Option<Script> {
+        let previous = self.previous.take();
+        SCRIPT.with(|s| std::mem::replace(&mut *s.borrow_mut(), previous))
+    }
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        // On the normal path `finish` already restored it; on unwinding this does.
+        if previous.is_some() || std::thread::panicking() {
+            SCRIPT.with(|s| *s.borrow_mut() = previous);
+        }
+    }
+}
+
+/// Runs `f` with getrandom returning exactly `bytes` on this thread; an error if `f` did
+/// not consume exactly those bytes. The previous script (normally none) is restored
+/// afterwards, also if `f` panics.
+pub fn with_script<R>(bytes: &[u8], f: impl FnOnce() -> R) -> Result<R, ScriptError> {
+    let installed = Installed::new(bytes);
     let r = f();
-    let script = SCRIPT
-        .with(|s| s.borrow_mut().take())
-        .expect("script set above");
+    let script = installed.finish().expect("script set above");
     if script.overrun {
         Err(ScriptError::Overrun)
     } else if script.pos != script.bytes.len() {

@@ -251,3 +251,29 @@ fn fuzz_bytes_decode_or_reject() {
 /// The byte that selects the random branch for the NTT check (it has
 /// `mldsa_diff::check::EDGE_PATTERNS` edge cases).
 const EDGE_OR_RANDOM_NTT: u8 = mldsa_diff::check::EDGE_PATTERNS as u8;
+
+#[test]
+fn a_panic_inside_a_scripted_call_leaves_no_script_behind() {
+    let r = std::panic::catch_unwind(|| {
+        mldsa_diff::rng::with_script(&[7; 32], || panic!("inside the scripted call"))
+    });
+    assert!(r.is_err());
+    // OS entropy again: two draws differ (a stale script would hand out zeros or sevens).
+    let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    getrandom::fill(&mut a).unwrap();
+    getrandom::fill(&mut b).unwrap();
+    assert_ne!(a, b);
+    assert_ne!(a, [7; 32]);
+    // Nested scripts restore the outer one.
+    let outer = mldsa_diff::rng::with_script(&[1, 2], || {
+        let inner = mldsa_diff::rng::with_script(&[9], || {
+            let mut x = [0u8; 1];
+            getrandom::fill(&mut x).unwrap();
+            x[0]
+        });
+        let mut y = [0u8; 2];
+        getrandom::fill(&mut y).unwrap();
+        (inner, y)
+    });
+    assert_eq!(outer, Ok((Ok(9), [1, 2])));
+}
