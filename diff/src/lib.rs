@@ -16,6 +16,7 @@
 //! * [`transcript`]: the cross-machine bit-identity digest.
 
 pub mod check;
+pub mod ci;
 pub mod corpus;
 pub mod judge;
 pub mod kernels;

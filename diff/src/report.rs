@@ -6,9 +6,86 @@ use crate::model::{Case, Difference, Output};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The version of the report format (bumped when a field changes meaning).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// What a report says about the machine and the build that produced it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildInfo {
+    /// Git commit of the checkout mldsa-diff was built from (`-dirty` with local changes).
+    pub git_commit: String,
+    /// Target triple.
+    pub target: String,
+    /// `rustc --version`.
+    pub rustc: String,
+    /// Cargo profile (`release`, `debug`).
+    pub profile: String,
+    /// Whether debug assertions (the kernel contracts' checks) were compiled in.
+    pub debug_assertions: bool,
+    /// CPU features detected that select a backend or a PQClean variant.
+    pub cpu_features: Vec<String>,
+    /// The implementations available (the first is the reference).
+    pub implementations: Vec<String>,
+}
+
+impl BuildInfo {
+    /// This build on this machine.
+    pub fn here() -> BuildInfo {
+        BuildInfo {
+            git_commit: env!("MLDSA_DIFF_GIT_COMMIT").to_string(),
+            target: env!("MLDSA_DIFF_TARGET").to_string(),
+            rustc: env!("MLDSA_DIFF_RUSTC").to_string(),
+            profile: env!("MLDSA_DIFF_PROFILE").to_string(),
+            debug_assertions: cfg!(debug_assertions),
+            cpu_features: cpu_features(),
+            implementations: crate::oracle::available()
+                .iter()
+                .map(|o| o.name().to_string())
+                .collect(),
+        }
+    }
+}
+
+/// The CPU features that matter to the backends and the C variants.
+pub fn cpu_features() -> Vec<String> {
+    #[allow(unused_mut)]
+    let mut v: Vec<&str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        for (name, on) in [
+            ("avx2", std::is_x86_feature_detected!("avx2")),
+            ("bmi2", std::is_x86_feature_detected!("bmi2")),
+            ("popcnt", std::is_x86_feature_detected!("popcnt")),
+            ("avx512f", std::is_x86_feature_detected!("avx512f")),
+        ] {
+            if on {
+                v.push(name);
+            }
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        for (name, on) in [
+            ("neon", std::arch::is_aarch64_feature_detected!("neon")),
+            ("sha3", std::arch::is_aarch64_feature_detected!("sha3")),
+        ] {
+            if on {
+                v.push(name);
+            }
+        }
+    }
+    v.into_iter().map(String::from).collect()
+}
+
 /// A mismatch report.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    /// [`SCHEMA_VERSION`] of the program that wrote it (1: before the field existed).
+    #[serde(default = "schema_v1")]
+    pub schema_version: u32,
+    /// What kind of finding: "mismatch" (or "hang").
+    #[serde(default = "mismatch")]
+    pub kind: String,
     /// Check name.
     pub check: String,
     /// Parameter set whose values the check used.
@@ -31,6 +108,16 @@ pub struct Report {
     pub case_index: usize,
     /// The command that reproduces it.
     pub reproduce: String,
+    /// The build and machine that found it.
+    #[serde(default)]
+    pub build: BuildInfo,
+}
+
+fn schema_v1() -> u32 {
+    1
+}
+fn mismatch() -> String {
+    "mismatch".into()
 }
 
 /// Where a report's input came from.
@@ -79,6 +166,9 @@ impl Report {
             ),
         };
         Report {
+            schema_version: SCHEMA_VERSION,
+            kind: mismatch(),
+            build: BuildInfo::here(),
             check: check.name(),
             params: check.params().name.to_string(),
             arch: std::env::consts::ARCH.to_string(),

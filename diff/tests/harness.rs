@@ -138,6 +138,19 @@ fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
         ("ntt", "wrong-ntt", &Field::Poly(0), 17)
     );
     assert_eq!(summary.mismatches(), 100);
+    // What CI reads: JUnit with a failure for ntt/wrong-ntt only, carrying the replay command.
+    let xml = mldsa_diff::ci::junit(&cfg, &summary, "portable").unwrap();
+    assert!(xml.contains(r#"failures="1""#), "{xml}");
+    assert!(
+        xml.contains("ntt/wrong-ntt") && xml.contains("replay"),
+        "{xml}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&mldsa_diff::ci::json(&cfg, &summary, "portable")).unwrap();
+    assert_eq!(
+        (json["passed"].as_u64(), json["failed"].as_u64()),
+        (Some(1), Some(1))
+    );
     // The report replays: same check, same input, same first difference.
     let report: PathBuf = summary.reports[0].clone();
     let (c, case) = runner::load_replay(&report, None).unwrap();

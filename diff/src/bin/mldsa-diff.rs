@@ -20,6 +20,13 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Junit,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run every check over a seeded input stream; exit 1 on any mismatch.
@@ -49,6 +56,16 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         no_progress: bool,
+        /// What to print: the human table, JSON, or JUnit XML.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Also write JUnit XML to this file.
+        #[arg(long)]
+        junit_out: Option<PathBuf>,
+        /// Implementations that must be available, comma separated (e.g. `avx2,c-avx2`): an
+        /// error if one is missing. Default: the MLDSA_REQUIRE_BACKENDS environment variable.
+        #[arg(long)]
+        require_backends: Option<String>,
     },
     /// Run reports or raw fuzz inputs through every implementation available here.
     Replay {
@@ -175,6 +192,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             implementations,
             report_dir,
             no_progress,
+            format,
+            junit_out,
+            require_backends,
         } => check(
             Config {
                 cases,
@@ -186,6 +206,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 progress: !no_progress && std::io::stderr().is_terminal(),
             },
             &implementations,
+            Output {
+                format,
+                junit_out,
+                require_backends,
+            },
         ),
         Command::Transcript {
             seed,
@@ -268,9 +293,44 @@ fn select_checks(params: &str, only: &[String]) -> Result<Vec<Check>, String> {
     Ok(checks)
 }
 
-fn check(config: Config, implementations: &[String]) -> Result<ExitCode, String> {
+/// How `check` reports.
+struct Output {
+    format: Format,
+    junit_out: Option<PathBuf>,
+    require_backends: Option<String>,
+}
+
+fn check(config: Config, implementations: &[String], output: Output) -> Result<ExitCode, String> {
+    let required = match &output.require_backends {
+        Some(list) => {
+            mldsa_diff::ci::require(list).map_err(|e| format!("--require-backends: {e}"))?
+        }
+        None => mldsa_diff::ci::require_from_env()?,
+    };
     let oracles = select_oracles(implementations)?;
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    if let Some(r) = required.iter().find(|r| !names.contains(&r.as_str())) {
+        return Err(format!("{r} is required but --impl leaves it out"));
+    }
+    let summary = runner::run(&config, &oracles)?;
+    mldsa_diff::ci::github(&summary, names[0])?;
+    if let Some(path) = &output.junit_out {
+        let xml = mldsa_diff::ci::junit(&config, &summary, names[0])?;
+        std::fs::write(path, xml).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    match output.format {
+        Format::Human => print_human(&config, &summary, &names),
+        Format::Json => println!("{}", mldsa_diff::ci::json(&config, &summary, names[0])),
+        Format::Junit => println!("{}", mldsa_diff::ci::junit(&config, &summary, names[0])?),
+    }
+    Ok(if summary.mismatches() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
     println!(
         "mldsa-diff check: {} checks, {} cases per kernel, {} per end-to-end check, seed {}, {} ({})",
         config.checks.len(),
@@ -280,19 +340,18 @@ fn check(config: Config, implementations: &[String]) -> Result<ExitCode, String>
         names.join(" vs "),
         std::env::consts::ARCH
     );
-    let started = std::time::Instant::now();
-    let summary = runner::run(&config, &oracles)?;
-    print!("{}", runner::table(&summary));
+    print!("{}", runner::table(summary));
     let compared: usize = summary
         .rows
         .iter()
         .filter(|r| r.implementation != "portable")
         .map(|r| r.cases)
         .sum();
+    let seconds: f64 = summary.rows.iter().map(|r| r.time.as_secs_f64()).sum();
     println!(
         "\n{} comparisons against the reference in {:.1}s; {} mismatches",
         compared,
-        started.elapsed().as_secs_f64(),
+        seconds,
         summary.mismatches()
     );
     for (check, imp, d, index) in &summary.first_mismatches {
@@ -326,11 +385,6 @@ fn check(config: Config, implementations: &[String]) -> Result<ExitCode, String>
         compared.iter().filter(|r| r.mismatches == 0).count(),
         compared.iter().filter(|r| r.mismatches > 0).count()
     );
-    Ok(if summary.mismatches() == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }
 
 fn corpus(out: &Path, count: usize, seed: u64, only: &[String]) -> Result<ExitCode, String> {
