@@ -308,3 +308,151 @@ impl<B: Backend> Backend for Planted<B> {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Portable;
+
+    /// Runs `f` with the planted bug of `kernel` switched on in this thread.
+    fn with_bug(kernel: &'static str, f: impl FnOnce()) {
+        OVERRIDE.with(|o| o.set(Some(kernel)));
+        f();
+        OVERRIDE.with(|o| o.set(None));
+    }
+
+    fn poly(at: &[(usize, i32)]) -> Poly {
+        let mut p = Poly::ZERO;
+        for &(i, x) in at {
+            p.coeffs[i] = x;
+        }
+        p
+    }
+
+    #[test]
+    fn planted_kernels_differ_exactly_on_their_trigger() {
+        let p = Planted(Portable);
+        with_bug("reduce", || {
+            for (x, differs) in [(17, true), (16, false), (17 + 64, true), (Q + 18, false)] {
+                let (mut a, mut b) = (poly(&[(3, x)]), poly(&[(3, x)]));
+                Portable.reduce(&mut a);
+                p.reduce(&mut b);
+                assert_eq!(a != b, differs, "reduce, coefficient 3 = {x}");
+            }
+        });
+        with_bug("decompose", || {
+            let g = Gamma2::QMinus1Over88;
+            // q - gamma2 is the wrap-around corner: r0 = -gamma2.
+            for (r, differs) in [
+                (Q - g.value(), true),
+                (Q - g.value() - 1, false),
+                (5, false),
+            ] {
+                let a = poly(&[(0, r)]);
+                let (mut x1, mut x0, mut y1, mut y0) =
+                    (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+                Portable.decompose(g, &mut x1, &mut x0, &a);
+                p.decompose(g, &mut y1, &mut y0, &a);
+                assert_eq!(x1, y1);
+                assert_eq!(x0 != y0, differs, "decompose r = {r}");
+            }
+        });
+        with_bug("chknorm", || {
+            let bound = 1000;
+            assert!(Portable.chknorm(&poly(&[(7, bound)]), bound));
+            assert!(!p.chknorm(&poly(&[(7, bound)]), bound));
+            assert!(p.chknorm(&poly(&[(7, -bound - 1)]), bound));
+            assert!(!p.chknorm(&poly(&[(7, bound - 1)]), bound));
+        });
+        with_bug("rej_uniform", || {
+            // Groups q - 1, q, 5: the planted sampler keeps q.
+            let buf = [0x00, 0xE0, 0x7F, 0x01, 0xE0, 0x7F, 5, 0, 0];
+            let (mut o0, mut o1) = ([0; 8], [0; 8]);
+            assert_eq!(Portable.rej_uniform(&mut o0, &buf), 2);
+            assert_eq!(p.rej_uniform(&mut o1, &buf), 3);
+            assert_eq!(o1[..3], [Q - 1, Q, 5]);
+            // Room for one value only: both stop after q - 1.
+            assert_eq!(p.rej_uniform(&mut o1[..1], &buf), 1);
+            let clean = [0x00, 0xE0, 0x7F, 0x02, 0xE0, 0x7F, 5, 0, 0];
+            assert_eq!(Portable.rej_uniform(&mut o0, &clean), 2);
+            assert_eq!(p.rej_uniform(&mut o1, &clean), 2);
+            assert_eq!(o0[..2], o1[..2]);
+        });
+        with_bug("rej_eta", || {
+            for (byte3, differs) in [(0xF1u8, true), (0x1F, true), (0x21, false)] {
+                let buf = [0x10, 0x32, 0x54, byte3, 0x76, 0x98];
+                let (mut o0, mut o1) = ([9; 16], [9; 16]);
+                let n0 = Portable.rej_eta(Eta::Two, &mut o0, &buf);
+                let n1 = p.rej_eta(Eta::Two, &mut o1, &buf);
+                assert_eq!((n0, o0[..n0].to_vec()) != (n1, o1[..n1].to_vec()), differs);
+            }
+        });
+        with_bug("unpack_hint", || {
+            let (omega, k) = (80, 4);
+            let mut h = [Poly::ZERO; 4];
+            let mut buf = [0u8; 84];
+            buf[omega - 1] = 1;
+            assert_eq!(
+                Portable.unpack_hint(&mut h, &buf, omega),
+                Err(HintError::NonZeroPadding)
+            );
+            assert_eq!(p.unpack_hint(&mut h, &buf, omega), Ok(()));
+            buf[omega - 2] = 1;
+            assert_eq!(
+                p.unpack_hint(&mut h[..k], &buf, omega),
+                Err(HintError::NonZeroPadding)
+            );
+        });
+    }
+
+    #[test]
+    fn planted_keccak_x4_is_four_planted_single_calls() {
+        let p = Planted(Portable);
+        with_bug("keccak", || {
+            // Find single states whose output triggers the fault (lane 3 = 17 mod 64), and
+            // ones that do not.
+            let (mut hit, mut miss) = (None, None);
+            for i in 0..10_000u64 {
+                let mut s = [0u64; 25];
+                s[0] = i;
+                let input = s;
+                Portable.keccak_f1600(&mut s);
+                if s[3] & 63 == 17 {
+                    hit.get_or_insert(input);
+                } else {
+                    miss.get_or_insert(input);
+                }
+                if hit.is_some() && miss.is_some() {
+                    break;
+                }
+            }
+            let (hit, miss) = (hit.expect("a trigger"), miss.expect("a non-trigger"));
+            let single = |b: &dyn Fn(&mut [u64; 25]), s: [u64; 25]| {
+                let mut s = s;
+                b(&mut s);
+                s
+            };
+            let portable = |s: &mut [u64; 25]| Portable.keccak_f1600(s);
+            let planted = |s: &mut [u64; 25]| p.keccak_f1600(s);
+            assert_ne!(single(&portable, hit), single(&planted, hit));
+            assert_eq!(single(&portable, miss), single(&planted, miss));
+            // Four-way and two four-way: each instance as the single planted call.
+            let inputs = [hit, miss, miss, hit];
+            let mut x4 = [0u64; 100];
+            for (j, s) in inputs.iter().enumerate() {
+                for i in 0..25 {
+                    x4[4 * i + j] = s[i];
+                }
+            }
+            let (mut a, mut b, mut c) = (x4, x4, x4);
+            p.keccak_f1600_x4(&mut a);
+            p.keccak_f1600_x4x2(&mut b, &mut c);
+            for (j, s) in inputs.iter().enumerate() {
+                let want = single(&planted, *s);
+                for i in 0..25 {
+                    assert_eq!([a[4 * i + j], b[4 * i + j], c[4 * i + j]], [want[i]; 3]);
+                }
+            }
+        });
+    }
+}
