@@ -120,7 +120,7 @@ impl<B: Backend> Checked<B> {
     }
     pub(crate) fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         debug_assert!(
-            out.len() <= N && buf.len() % 3 == 0,
+            out.len() <= N && buf.len().is_multiple_of(3),
             "kernel contract violated"
         );
         let n = self.0.rej_uniform(out, buf);
