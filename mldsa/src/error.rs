@@ -1,6 +1,6 @@
 //! Typed errors. Every malformed input maps to one of these; nothing panics on bad bytes.
 
-use crate::backend::BackendKind;
+use crate::backend::kind::BackendKind;
 
 /// Why a hint encoding was rejected (FIPS 204 Algorithm 21, HintBitUnpack).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -54,7 +54,7 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
         assert!(!self.squeezing, "absorb after squeeze");
         // Byte-wise up to a lane boundary, then whole lanes, then the tail.
         while !data.is_empty() {
-            if self.pos % 8 == 0 && data.len() >= 8 && self.pos + 8 <= RATE {
+            if self.pos.is_multiple_of(8) && data.len() >= 8 && self.pos + 8 <= RATE {
                 let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
                 for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
                     let mut w = [0u8; 8];
@@ -96,7 +96,7 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
                 self.permute();
                 self.pos = 0;
             }
-            if self.pos % 8 == 0 && out.len() >= 8 {
+            if self.pos.is_multiple_of(8) && out.len() >= 8 {
                 // Whole lanes while they last.
                 let lanes = ((RATE - self.pos) / 8).min(out.len() / 8);
                 let (head, rest) = out.split_at_mut(8 * lanes);
@@ -222,7 +222,7 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
     pub fn squeeze_blocks(&mut self, outs: &mut [&mut [u8]]) {
         let len = outs[0].len();
         assert!(
-            outs.len() == 4 * S && len % RATE == 0 && outs.iter().all(|o| o.len() == len),
+            outs.len() == 4 * S && len.is_multiple_of(RATE) && outs.iter().all(|o| o.len() == len),
             "ShakeWide squeezes whole blocks into 4 S outputs"
         );
         assert!(

@@ -9,8 +9,8 @@ use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Shake256, ShakeWide, ShakeX4, 
 use crate::params::{K_MAX, L_MAX, N, Params};
 use crate::poly::Poly;
 
-/// Blocks squeezed before the first rejection pass of RejNTTPoly: 5 * 168 = 840 bytes,
-/// 280 candidates for 256 slots (acceptance rate q / 2^23 ~ 0.999).
+/// Blocks squeezed before the first rejection pass of RejNTTPoly: 5 SHAKE128 blocks (840
+/// bytes), 280 candidates for 256 slots (acceptance rate q / 2^23 ~ 0.999).
 const UNIFORM_FIRST_BLOCKS: usize = 5;
 const MAX_FIRST_BYTES: usize = UNIFORM_FIRST_BLOCKS * SHAKE128_RATE;
 
@@ -81,21 +81,48 @@ fn rej_fill<B: Backend, const RATE: usize>(
     }
 }
 
+/// The squeeze buffers and padded-lane polynomials of [`rej_sample`]: the caller's, to wipe
+/// when what they held is secret.
+struct Scratch {
+    buf: WideBuf,
+    pad: [Poly; 3],
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            buf: [[0u8; MAX_FIRST_BYTES]; 8],
+            pad: [Poly::ZERO; 3],
+        }
+    }
+
+    fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.pad);
+        zeroize::Zeroize::zeroize(self.buf.as_flattened_mut());
+    }
+}
+
+/// How [`rej_sample`] turns sponge output into polynomials: `first` blocks squeezed before
+/// the first pass of the rejection kernel `rej`, then `finish` applied to each polynomial.
+struct Rejection<R, F> {
+    first: usize,
+    rej: R,
+    finish: F,
+}
+
 /// Samples `count` polynomials by rejection, polynomial `i` from the sponge on `seed(i)`
 /// into the `i`-th polynomial `dest` yields, in groups of [`group_width`] (padded lanes go
-/// to `pad`), then applies `finish` to each. `buf` and `pad` are the caller's, to wipe.
-#[allow(clippy::too_many_arguments)]
+/// to `scratch.pad`), as `how` says.
 fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
     b: B,
     count: usize,
     seed: impl Fn(usize) -> [u8; SEED],
     mut dest: impl Iterator<Item = &'a mut Poly>,
-    buf: &mut WideBuf,
-    pad: &mut [Poly; 3],
-    first: usize,
-    rej: impl Fn(&mut [i32], &[u8]) -> usize + Copy,
-    finish: impl Fn(&mut Poly),
+    scratch: &mut Scratch,
+    how: Rejection<impl Fn(&mut [i32], &[u8]) -> usize + Copy, impl Fn(&mut Poly)>,
 ) {
+    let Rejection { first, rej, finish } = how;
+    let Scratch { buf, pad } = scratch;
     let mut i = 0;
     while i < count {
         let w = group_width::<B>(count - i);
@@ -158,19 +185,18 @@ fn sample_entries<'a, B: Backend>(
         x[33] = (i / p.l) as u8;
         x
     };
-    let mut buf: WideBuf = [[0u8; MAX_FIRST_BYTES]; 8];
-    let mut pad = [Poly::ZERO; 3];
     rej_sample::<B, SHAKE128_RATE, 34>(
         b,
         count,
         seed,
         dest,
-        &mut buf,
-        &mut pad,
-        UNIFORM_FIRST_BLOCKS,
-        |o, buf| Checked(b).rej_uniform(o, buf),
-        // Sampled in canonical NTT order; the backend may keep its own.
-        |a| b.ntt_order_from_canonical(a),
+        &mut Scratch::new(),
+        Rejection {
+            first: UNIFORM_FIRST_BLOCKS,
+            rej: |o: &mut [i32], buf: &[u8]| Checked(b).rej_uniform(o, buf),
+            // Sampled in canonical NTT order; the backend may keep its own.
+            finish: |a: &mut Poly| b.ntt_order_from_canonical(a),
+        },
     );
 }
 
@@ -263,13 +289,23 @@ macro_rules! matrix_rows {
 }
 pub(crate) use matrix_rows;
 
-fn eta_first_blocks(p: &Params) -> usize {
-    // eta = 2 needs ~137 bytes on average (15/16 acceptance, 2 per byte), eta = 4 ~228.
-    // (Same choice as poly_uniform_eta above, which must squeeze identically.)
-    match p.eta {
+/// SHAKE256 blocks squeezed before RejBoundedPoly's first rejection pass, for ExpandS and
+/// [`poly_uniform_eta`] alike: eta = 2 needs ~137 bytes on average (15/16 acceptance, 2 per
+/// byte), eta = 4 ~228.
+fn eta_first_blocks(eta: crate::params::Eta) -> usize {
+    match eta {
         crate::params::Eta::Two => 1,
         crate::params::Eta::Four => 2,
     }
+}
+
+/// The 66-byte seed rho' || nonce (or rho'' || nonce) of ExpandS and ExpandMask (FIPS 204
+/// Alg. 33, 34): the 64-byte seed, then the nonce as 2 little-endian bytes.
+fn seed_with_nonce(prefix: &[u8; 64], nonce: u16) -> [u8; 66] {
+    let mut x = [0u8; 66];
+    x[..64].copy_from_slice(prefix);
+    x[64..].copy_from_slice(&nonce.to_le_bytes());
+    x
 }
 
 /// ExpandS (FIPS 204 Alg. 33): s1\[r\] = RejBoundedPoly(rho' || r), s2\[r\] =
@@ -281,29 +317,23 @@ pub fn expand_s<B: Backend>(
     s1: &mut [Poly],
     s2: &mut [Poly],
 ) {
-    let seed = |nonce: usize| {
-        let mut x = [0u8; 66];
-        x[..64].copy_from_slice(rhoprime);
-        x[64..].copy_from_slice(&(nonce as u16).to_le_bytes());
-        x
-    };
+    let seed = |nonce: usize| seed_with_nonce(rhoprime, nonce as u16);
     // The squeezed bytes and the padded lanes are secret: wiped before returning.
-    let mut buf: WideBuf = [[0u8; MAX_FIRST_BYTES]; 8];
-    let mut pad = [Poly::ZERO; 3];
+    let mut scratch = Scratch::new();
     let dest = s1[..p.l].iter_mut().chain(s2[..p.k].iter_mut());
     rej_sample::<B, SHAKE256_RATE, 66>(
         b,
         p.l + p.k,
         seed,
         dest,
-        &mut buf,
-        &mut pad,
-        eta_first_blocks(p),
-        |o, buf| Checked(b).rej_eta(p.eta, o, buf),
-        |_| {},
+        &mut scratch,
+        Rejection {
+            first: eta_first_blocks(p.eta),
+            rej: |o: &mut [i32], buf: &[u8]| Checked(b).rej_eta(p.eta, o, buf),
+            finish: |_: &mut Poly| {},
+        },
     );
-    zeroize::Zeroize::zeroize(&mut pad);
-    zeroize::Zeroize::zeroize(buf.as_flattened_mut());
+    scratch.wipe();
 }
 
 /// RejBoundedPoly (FIPS 204 Alg. 31) for one seed rho' || nonce (66 bytes).
@@ -313,10 +343,7 @@ pub fn poly_uniform_eta<B: Backend>(
     seed: &[u8; 66],
     out: &mut Poly,
 ) {
-    let first = match eta {
-        crate::params::Eta::Two => 1,
-        crate::params::Eta::Four => 2,
-    };
+    let first = eta_first_blocks(eta);
     let mut buf = [0u8; MAX_FIRST_BYTES];
     rej_fill::<B, SHAKE256_RATE>(b, seed, out, &mut buf, first, |o, buf| {
         Checked(b).rej_eta(eta, o, buf)
@@ -331,7 +358,7 @@ pub fn poly_uniform_gamma1<B: Backend>(
     seed: &[u8; 66],
     out: &mut Poly,
 ) {
-    let mut buf = [0u8; 640];
+    let mut buf = [0u8; crate::params::Gamma1::Pow19.poly_z_bytes()];
     let n = gamma1.poly_z_bytes();
     Shake256::digest(b, &[seed], &mut buf[..n]);
     Checked(b).unpack_z(gamma1, out, &buf[..n]);
@@ -362,15 +389,9 @@ fn squeeze_group<B: Backend, const RATE: usize>(
 
 /// ExpandMask (FIPS 204 Alg. 34): y\[r\] = BitUnpack(H(rho'' || kappa + r, 32 c)), c = 18 or 20.
 pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
-    const BLOCKS: usize = 5; // 5 * 136 = 680 >= 640 bytes, the larger packed size
     let zbytes = p.gamma1.poly_z_bytes();
-    let seed = |r: usize| {
-        let mut x = [0u8; 66];
-        x[..64].copy_from_slice(rhopp);
-        x[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
-        x
-    };
-    let mut buf = [[0u8; BLOCKS * SHAKE256_RATE]; 8];
+    let seed = |r: usize| seed_with_nonce(rhopp, kappa.wrapping_add(r as u16));
+    let mut buf = [[0u8; MASK_BYTES]; 8];
     let mut r = 0;
     while r < p.l {
         let w = group_width::<B>(p.l - r);
@@ -413,8 +434,10 @@ pub struct MaskStream<'p, B> {
     used: usize,
 }
 
-/// Bytes squeezed per ExpandMask polynomial: 5 * 136 = 680 >= 640, the larger packed size.
+/// Bytes squeezed per ExpandMask polynomial: five SHAKE256 blocks, at least the larger
+/// packed size (gamma1 = 2^19).
 const MASK_BYTES: usize = 5 * SHAKE256_RATE;
+const _: () = assert!(MASK_BYTES >= crate::params::Gamma1::Pow19.poly_z_bytes());
 
 impl<B> core::fmt::Debug for MaskStream<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -450,12 +473,7 @@ impl<'p, B: Backend> MaskStream<'p, B> {
         let first = self.first.wrapping_add(self.have as u16);
         // The stream has no end: a whole group of the width the backend prefers.
         let w = group_width::<B>(8);
-        let seed = |j: usize| {
-            let mut x = [0u8; 66];
-            x[..64].copy_from_slice(&self.rhopp);
-            x[64..].copy_from_slice(&first.wrapping_add(j as u16).to_le_bytes());
-            x
-        };
+        let seed = |j: usize| seed_with_nonce(&self.rhopp, first.wrapping_add(j as u16));
         let seeds: [[u8; 66]; 8] = core::array::from_fn(seed);
         let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
         let mut outs = self.bytes.each_mut().map(|x| &mut x[..]);

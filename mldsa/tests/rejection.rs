@@ -3,6 +3,7 @@
 #[macro_use]
 mod common;
 
+use mldsa::params::POLY_T0_BYTES;
 use mldsa::{
     Error, HintError, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey,
     VerifyingKey, raw,
@@ -198,8 +199,13 @@ fn secret_key_range<P: ParameterSet>() {
 fn secret_key_consistency<P: ParameterSet>() {
     let good = key::<P>().to_expanded_bytes().as_ref().to_vec();
     assert!(SigningKey::<P>::from_expanded_bytes(&good).is_ok());
-    // tr is bytes 64..128; t0 is the last 416 k bytes.
-    for pos in [64, 127, good.len() - 1, good.len() - 416 * P::PARAMS.k] {
+    // tr is bytes 64..128; t0 is the last POLY_T0_BYTES * k bytes.
+    for pos in [
+        64,
+        127,
+        good.len() - 1,
+        good.len() - POLY_T0_BYTES * P::PARAMS.k,
+    ] {
         let mut bad = good.clone();
         bad[pos] ^= 1;
         assert_eq!(

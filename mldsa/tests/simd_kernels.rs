@@ -1,35 +1,61 @@
-//! The AVX2 backend's own kernel tests: every kernel it overrides against the portable one,
-//! on edge inputs (zeros, one non-zero coefficient in each lane/vector/group position class,
-//! the contract's extreme values) and on thousands of random inputs inside the kernel's
-//! contract (`mldsa::backend::contract`, the same bounds the debug assertions and the
-//! differential harness use). Outputs compare as the contract says; the NTT and its inverse
-//! are also required to be bit-identical (in canonical order), as the AVX2 module documents.
+//! Every SIMD backend's own kernel tests, written once over `B: Backend` and run for each
+//! non-portable backend available on this machine: every kernel it overrides against the
+//! portable one, on edge inputs (zeros, one non-zero coefficient in each lane/vector/group
+//! position class, the contract's extreme values) and on thousands of random inputs inside
+//! the kernel's contract (`mldsa::backend::contract`, the same bounds the debug assertions
+//! and the differential harness use). Outputs compare as the contract says; the NTT and its
+//! inverse are also required to be bit-identical (in canonical order).
 //!
-//! A CPU without AVX2 fails these tests unless `MLDSA_NO_AVX2_OK=1` says that is expected:
-//! a backend that did not run is never counted as tested.
-#![cfg(target_arch = "x86_64")]
+//! A machine without a SIMD backend passes these tests with nothing tested (each test says
+//! so on stderr), unless `MLDSA_REQUIRE_BACKENDS` (comma-separated backend names, e.g.
+//! `avx2` or `avx2,neon`) names a backend it lacks: then they fail. A backend that did not
+//! run is never counted as tested.
 
 use mldsa::backend::contract::{self, Bounds, Compare, Contract};
-use mldsa::backend::{Avx2, Backend, Portable};
-use mldsa::params::{Eta, Gamma1, Gamma2, N, Q};
+use mldsa::backend::{AnyBackend, Backend, BackendKind, Portable};
+use mldsa::params::{Eta, Gamma1, Gamma2, N, POLY_T0_BYTES, POLY_T1_BYTES, Q};
 use mldsa::poly::Poly;
+use mldsa::with_backend;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 const RANDOM_CASES: usize = 3000;
 
-fn avx2() -> Option<Avx2> {
-    let b = Avx2::detect();
-    if b.is_none() {
-        assert_eq!(
-            std::env::var("MLDSA_NO_AVX2_OK").as_deref(),
-            Ok("1"),
-            "this x86_64 CPU has no AVX2, so the AVX2 kernels cannot be tested; \
-             set MLDSA_NO_AVX2_OK=1 if that is expected"
-        );
-        eprintln!("AVX2 kernel tests NOT RUN: no AVX2 on this CPU (MLDSA_NO_AVX2_OK=1)");
+/// The non-portable backends available here, after checking that every backend
+/// `MLDSA_REQUIRE_BACKENDS` names is among them.
+fn simd_backends(test: &str) -> Vec<BackendKind> {
+    let kinds: Vec<BackendKind> = BackendKind::available()
+        .filter(|&k| k != BackendKind::Portable)
+        .collect();
+    if let Ok(required) = std::env::var("MLDSA_REQUIRE_BACKENDS") {
+        for name in required.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let k = BackendKind::parse(name)
+                .unwrap_or_else(|_| panic!("MLDSA_REQUIRE_BACKENDS: unknown backend {name:?}"));
+            assert!(
+                kinds.contains(&k) || k == BackendKind::Portable,
+                "MLDSA_REQUIRE_BACKENDS names {k}, which this machine or build does not have, \
+                 so its kernels cannot be tested"
+            );
+        }
     }
-    b
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    if names.is_empty() {
+        eprintln!("{test}: NOT RUN, no SIMD backend available here");
+    } else {
+        eprintln!("{test}: tested {}", names.join(", "));
+    }
+    kinds
+}
+
+/// Runs `$body` with `$b` bound to each SIMD backend available here (see [`simd_backends`]).
+/// A new backend needs no change here: it only has to be in `BackendKind::available()`.
+macro_rules! for_simd_backends {
+    ($test:literal, |$b:ident| $body:expr) => {
+        for kind in simd_backends($test) {
+            let any = AnyBackend::new(kind).expect("an available backend");
+            with_backend!(any, |$b| $body);
+        }
+    };
 }
 
 /// Positions that cover every lane, every vector of an 8x8 transpose group, and the edges
@@ -71,43 +97,42 @@ fn canonical(x: i32) -> i32 {
     x.rem_euclid(Q)
 }
 
-/// Compares as `c.compare` says (every backend here keeps the canonical NTT order).
-fn same(c: &Contract, what: &str, input: &Poly, want: &Poly, got: &Poly) {
+/// Compares as `c.compare` says (NTT outputs are mapped to canonical order before this).
+fn same(kind: BackendKind, c: &Contract, what: &str, input: &Poly, want: &Poly, got: &Poly) {
     let eq = |a: i32, b: i32| match c.compare {
         Compare::Exact => a == b,
         Compare::ModQ | Compare::ModQNttOrder => canonical(a) == canonical(b),
     };
     if let Some(i) = (0..N).find(|&i| !eq(want.coeffs[i], got.coeffs[i])) {
         panic!(
-            "{what}: avx2 differs from portable at index {i}: {} vs {} (input[{i}] = {})",
+            "{what}: {kind} differs from portable at index {i}: {} vs {} (input[{i}] = {})",
             want.coeffs[i], got.coeffs[i], input.coeffs[i]
         );
     }
 }
 
-fn one_input(c: &Contract, f: impl Fn(&dyn Backend1, &Poly) -> Poly) {
-    let Some(b) = avx2() else { return };
+fn one_input(b: &dyn Backend1, c: &Contract, f: impl Fn(&dyn Backend1, &Poly) -> Poly) {
     let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
     for a in inputs(c.input[0], &mut rng) {
-        same(c, c.name, &a, &f(&Portable, &a), &f(&b, &a));
+        same(b.kind(), c, c.name, &a, &f(&Portable, &a), &f(b, &a));
     }
 }
 
-fn two_inputs(c: &Contract, f: impl Fn(&dyn Backend1, &Poly, &Poly) -> Poly) {
-    let Some(b) = avx2() else { return };
+fn two_inputs(b: &dyn Backend1, c: &Contract, f: impl Fn(&dyn Backend1, &Poly, &Poly) -> Poly) {
     let mut rng = ChaCha20Rng::seed_from_u64(0xb0b ^ c.name.len() as u64);
     let xs = inputs(c.input[0], &mut rng);
     let ys = inputs(c.input[1], &mut rng);
     // Edge against edge, edge against random, random against random.
     for (i, x) in xs.iter().enumerate() {
         for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
-            same(c, c.name, x, &f(&Portable, x, y), &f(&b, x, y));
+            same(b.kind(), c, c.name, x, &f(&Portable, x, y), &f(b, x, y));
         }
     }
 }
 
 /// Object-safe view of the kernels under test (the `Backend` trait has generic methods).
 trait Backend1 {
+    fn kind(&self) -> BackendKind;
     fn ntt(&self, a: &mut Poly);
     fn invntt(&self, a: &mut Poly);
     fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly);
@@ -121,6 +146,9 @@ trait Backend1 {
 }
 
 impl<B: Backend> Backend1 for B {
+    fn kind(&self) -> BackendKind {
+        B::KIND
+    }
     /// The NTT, its output mapped to canonical order (the backend may keep its own).
     fn ntt(&self, a: &mut Poly) {
         Backend::ntt(*self, a);
@@ -167,7 +195,14 @@ const EXACT: Compare = Compare::Exact;
 
 #[test]
 fn ntt_and_inverse_are_bit_identical() {
+    for_simd_backends!("ntt_and_inverse_are_bit_identical", |b| {
+        ntt_and_inverse_are_bit_identical_on(b)
+    });
+}
+
+fn ntt_and_inverse_are_bit_identical_on<B: Backend>(simd: B) {
     one_input(
+        &simd,
         &Contract {
             compare: EXACT,
             ..contract::NTT
@@ -175,6 +210,7 @@ fn ntt_and_inverse_are_bit_identical() {
         |b, a| map(a, |x| b.ntt(x)),
     );
     one_input(
+        &simd,
         &Contract {
             compare: EXACT,
             ..contract::INVNTT_TOMONT
@@ -185,31 +221,46 @@ fn ntt_and_inverse_are_bit_identical() {
 
 #[test]
 fn ntt_order_conversion_round_trips() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("ntt_order_conversion_round_trips", |b| {
+        ntt_order_conversion_round_trips_on(b)
+    });
+}
+
+fn ntt_order_conversion_round_trips_on<B: Backend>(simd: B) {
     let mut a = Poly::ZERO;
     for (i, c) in a.coeffs.iter_mut().enumerate() {
         *c = i as i32;
     }
     let mut b = a;
-    avx.ntt_order_from_canonical(&mut b);
-    // Position 64g + 8r + c holds canonical coefficient 64g + 8c + r.
-    for (pos, &x) in b.coeffs.iter().enumerate() {
-        let (g, r, c) = (pos / 64, pos % 64 / 8, pos % 8);
-        assert_eq!(x as usize, 64 * g + 8 * c + r);
+    simd.ntt_order_from_canonical(&mut b);
+    // A permutation of the coefficients.
+    let mut seen = b.coeffs;
+    seen.sort_unstable();
+    assert_eq!(seen, a.coeffs, "{}: not a permutation", B::KIND);
+    if B::KIND == BackendKind::Avx2 {
+        // Position 64g + 8r + c holds canonical coefficient 64g + 8c + r.
+        for (pos, &x) in b.coeffs.iter().enumerate() {
+            let (g, r, c) = (pos / 64, pos % 64 / 8, pos % 8);
+            assert_eq!(x as usize, 64 * g + 8 * c + r);
+        }
     }
-    avx.ntt_order_to_canonical(&mut b);
+    simd.ntt_order_to_canonical(&mut b);
     assert_eq!(a.coeffs, b.coeffs);
 }
 
 #[test]
 fn pointwise_products() {
-    two_inputs(&contract::POINTWISE, |b, x, y| {
+    for_simd_backends!("pointwise_products", |b| pointwise_products_on(b));
+}
+
+fn pointwise_products_on<B: Backend>(simd: B) {
+    two_inputs(&simd, &contract::POINTWISE, |b, x, y| {
         let mut c = Poly::ZERO;
         b.pointwise(&mut c, x, y);
         c
     });
     for l in [4, 5, 7] {
-        two_inputs(&contract::POINTWISE_ACC, |b, x, y| {
+        two_inputs(&simd, &contract::POINTWISE_ACC, |b, x, y| {
             // l different terms built from the two inputs.
             let xs: Vec<Poly> = (0..l)
                 .map(|k| map(x, |p| p.coeffs.rotate_left(k)))
@@ -230,21 +281,28 @@ fn pointwise_products() {
 
 #[test]
 fn elementwise_kernels() {
-    one_input(&contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
-    one_input(&contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
-    one_input(&contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
-    two_inputs(&contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
-    two_inputs(&contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
+    for_simd_backends!("elementwise_kernels", |b| elementwise_kernels_on(b));
+}
+
+fn elementwise_kernels_on<B: Backend>(simd: B) {
+    one_input(&simd, &contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
+    one_input(&simd, &contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
+    one_input(&simd, &contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
+    two_inputs(&simd, &contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
+    two_inputs(&simd, &contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
 }
 
 #[test]
 fn rounding_kernels() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("rounding_kernels", |b| rounding_kernels_on(b));
+}
+
+fn rounding_kernels_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     for a in inputs(contract::POWER2ROUND.input[0], &mut rng) {
         let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
         Portable.power2round(&mut x0, &mut y0, &a);
-        avx.power2round(&mut x1, &mut y1, &a);
+        simd.power2round(&mut x1, &mut y1, &a);
         assert_eq!(
             (x0.coeffs, y0.coeffs),
             (x1.coeffs, y1.coeffs),
@@ -255,7 +313,7 @@ fn rounding_kernels() {
         for a in inputs(contract::decompose(g).input[0], &mut rng) {
             let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
             Portable.decompose(g, &mut x0, &mut y0, &a);
-            avx.decompose(g, &mut x1, &mut y1, &a);
+            simd.decompose(g, &mut x1, &mut y1, &a);
             assert_eq!(
                 (x0.coeffs, y0.coeffs),
                 (x1.coeffs, y1.coeffs),
@@ -267,8 +325,11 @@ fn rounding_kernels() {
 
 #[test]
 fn hints_and_norm() {
+    for_simd_backends!("hints_and_norm", |b| hints_and_norm_on(b));
+}
+
+fn hints_and_norm_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(7);
-    let Some(avx) = avx2() else { return };
     for g in [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32] {
         let c = contract::make_hint(g);
         let a0s = inputs(c.input[0], &mut rng);
@@ -276,7 +337,7 @@ fn hints_and_norm() {
         for (a0, a1) in a0s.iter().zip(a1s.iter().cycle().skip(5)) {
             let (mut h0, mut h1) = (Poly::ZERO, Poly::ZERO);
             let n0 = Portable.make_hint(g, &mut h0, a0, a1);
-            let n1 = avx.make_hint(g, &mut h1, a0, a1);
+            let n1 = simd.make_hint(g, &mut h1, a0, a1);
             assert_eq!((n0, h0.coeffs), (n1, h1.coeffs), "make_hint {g:?}");
         }
         let c = contract::use_hint(g);
@@ -291,7 +352,7 @@ fn hints_and_norm() {
             };
             let (mut o0, mut o1) = (Poly::ZERO, Poly::ZERO);
             Portable.use_hint(g, &mut o0, r, &h);
-            avx.use_hint(g, &mut o1, r, &h);
+            simd.use_hint(g, &mut o1, r, &h);
             assert_eq!(o0.coeffs, o1.coeffs, "use_hint {g:?}");
         }
     }
@@ -299,7 +360,7 @@ fn hints_and_norm() {
         for bound in [1, 2, 95_232, 261_888, (Q - 1) / 8, Q - 1, Q] {
             assert_eq!(
                 Portable.chknorm(&a, bound),
-                avx.chknorm(&a, bound),
+                simd.chknorm(&a, bound),
                 "chknorm bound {bound}"
             );
         }
@@ -308,7 +369,10 @@ fn hints_and_norm() {
 
 #[test]
 fn rejection_sampling() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("rejection_sampling", |b| rejection_sampling_on(b));
+}
+
+fn rejection_sampling_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(11);
     // Three-byte groups equal to q - 1, q, q + 1 and all-ones, at every offset, plus random.
     let special: [[u8; 3]; 4] = [
@@ -334,7 +398,7 @@ fn rejection_sampling() {
         };
         let (mut o0, mut o1) = (vec![-1; room], vec![-1; room]);
         let n0 = Portable.rej_uniform(&mut o0, &buf);
-        let n1 = avx.rej_uniform(&mut o1, &buf);
+        let n1 = simd.rej_uniform(&mut o1, &buf);
         assert_eq!(n0, n1, "count, {groups} groups, room {room}");
         assert_eq!(o0[..n0], o1[..n1], "values");
     }
@@ -342,7 +406,12 @@ fn rejection_sampling() {
 
 #[test]
 fn bounded_rejection_sampling() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("bounded_rejection_sampling", |b| {
+        bounded_rejection_sampling_on(b)
+    });
+}
+
+fn bounded_rejection_sampling_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(12);
     for eta in [Eta::Two, Eta::Four] {
         let limit = match eta {
@@ -377,7 +446,7 @@ fn bounded_rejection_sampling() {
             };
             let (mut o0, mut o1) = (vec![-9; room], vec![-9; room]);
             let n0 = Portable.rej_eta(eta, &mut o0, &buf);
-            let n1 = avx.rej_eta(eta, &mut o1, &buf);
+            let n1 = simd.rej_eta(eta, &mut o1, &buf);
             assert_eq!(n0, n1, "{eta:?} count, {len} bytes, room {room}");
             assert_eq!(
                 o0[..n0],
@@ -390,7 +459,10 @@ fn bounded_rejection_sampling() {
 
 #[test]
 fn packing() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("packing", |b| packing_on(b));
+}
+
+fn packing_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(14);
     // Every packing kernel on edge and random inputs inside its contract; bytes must match.
     type Pack = dyn Fn(&dyn PackWith, &mut [u8], &Poly);
@@ -398,13 +470,13 @@ fn packing() {
         (
             "pack_t1",
             contract::PACK_T1,
-            320,
+            POLY_T1_BYTES,
             Box::new(|b, o, a| b.t1(o, a)),
         ),
         (
             "pack_t0",
             contract::PACK_T0,
-            416,
+            POLY_T0_BYTES,
             Box::new(|b, o, a| b.t0(o, a)),
         ),
         (
@@ -448,7 +520,7 @@ fn packing() {
         for a in inputs(c.input[0], &mut rng) {
             let (mut want, mut got) = (vec![0xA5u8; *len], vec![0x5Au8; *len]);
             pack(&Portable, &mut want, &a);
-            pack(&avx, &mut got, &a);
+            pack(&simd, &mut got, &a);
             assert_eq!(want, got, "{name} on {a:?}");
         }
     }
@@ -483,7 +555,10 @@ impl<B: Backend> PackWith for B {
 
 #[test]
 fn unpacking() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("unpacking", |b| unpacking_on(b));
+}
+
+fn unpacking_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(13);
     let mut bytes = |len: usize, k: usize| -> Vec<u8> {
         match k % 4 {
@@ -497,22 +572,22 @@ fn unpacking() {
             let buf = bytes(g.poly_z_bytes(), k);
             let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
             Portable.unpack_z(g, &mut a, &buf);
-            avx.unpack_z(g, &mut b, &buf);
+            simd.unpack_z(g, &mut b, &buf);
             assert_eq!(a.coeffs, b.coeffs, "unpack_z {g:?}");
         }
-        let buf = bytes(320, k);
+        let buf = bytes(POLY_T1_BYTES, k);
         let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
         Portable.unpack_t1(&mut a, &buf);
-        avx.unpack_t1(&mut b, &buf);
+        simd.unpack_t1(&mut b, &buf);
         assert_eq!(a.coeffs, b.coeffs, "unpack_t1");
-        let buf = bytes(416, k);
+        let buf = bytes(POLY_T0_BYTES, k);
         Portable.unpack_t0(&mut a, &buf);
-        avx.unpack_t0(&mut b, &buf);
+        simd.unpack_t0(&mut b, &buf);
         assert_eq!(a.coeffs, b.coeffs, "unpack_t0");
         for eta in [Eta::Two, Eta::Four] {
             let buf = bytes(eta.poly_eta_bytes(), k);
             let ok0 = Portable.unpack_eta(eta, &mut a, &buf);
-            let ok1 = avx.unpack_eta(eta, &mut b, &buf);
+            let ok1 = simd.unpack_eta(eta, &mut b, &buf);
             assert_eq!((ok0, a.coeffs), (ok1, b.coeffs), "unpack_eta {eta:?}");
         }
     }
@@ -520,13 +595,16 @@ fn unpacking() {
 
 #[test]
 fn keccak_four_way() {
-    let Some(avx) = avx2() else { return };
+    for_simd_backends!("keccak_four_way", |b| keccak_four_way_on(b));
+}
+
+fn keccak_four_way_on<B: Backend>(simd: B) {
     let mut rng = ChaCha20Rng::seed_from_u64(17);
     for _ in 0..200 {
         let mut s: [u64; 100] = core::array::from_fn(|_| rng.r#gen());
         let mut t = s;
         Portable.keccak_x4(&mut s);
-        avx.keccak_x4(&mut t);
+        simd.keccak_x4(&mut t);
         assert_eq!(s, t);
         // The interleaved pair equals the 4-way permutation on each.
         let (mut u, mut v): ([u64; 100], [u64; 100]) = (
@@ -536,7 +614,7 @@ fn keccak_four_way() {
         let (mut u1, mut v1) = (u, v);
         Portable.keccak_x4(&mut u1);
         Portable.keccak_x4(&mut v1);
-        avx.keccak_f1600_x4x2(&mut u, &mut v);
+        simd.keccak_f1600_x4x2(&mut u, &mut v);
         assert_eq!((u, v), (u1, v1), "keccak_f1600_x4x2");
     }
 }
