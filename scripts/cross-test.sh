@@ -1,65 +1,140 @@
 #!/usr/bin/env bash
-# Runs the workspace tests and `mldsa-diff check` for another architecture under emulation:
-#     scripts/cross-test.sh aarch64-unknown-linux-gnu [--cases N] [--e2e-cases N]
-# With a container engine (docker/podman) and `cross` installed, it uses cross (Cross.toml
-# configures it). Otherwise it uses cargo with Debian's cross gcc as linker and C compiler
-# and qemu-user as the runner, installing them with apt-get when it runs as root.
-# On aarch64 the harness compares the portable backend with PQClean's clean and aarch64 C code.
+# Runs the test suite (with every known-answer test), `mldsa-diff check` and the transcript for
+# another architecture under emulation.
+#
+#   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
+#                         [--require LIST] [--no-check] [--runner cross|cargo]
+#
+# TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
+# --qemu-cpu CPU   the emulated CPU (QEMU_CPU): on aarch64 `max` has the SHA3 instructions,
+#                  `cortex-a72` has Neon without them; the Neon backend's Keccak path follows.
+# --require LIST   implementations that must be available (MLDSA_REQUIRE_BACKENDS and
+#                  `mldsa-diff check --require-backends`), e.g. neon,neon-plain,c-aarch64.
+#                  Default: neon,c-aarch64 on aarch64 (plus neon-plain with --qemu-cpu max).
+# --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
+# --runner         `cross` (needs a container engine; Cross.toml configures its images) or
+#                  `cargo` (Debian's cross gcc as linker and C compiler, qemu-user as the
+#                  runner; installed with apt-get when run as root). Default: cross when a
+#                  container engine and cross are present, else cargo.
+#
+# Every Rust backend the target has runs the transcript, which must equal the committed
+# digest (diff/transcript.expected).
 set -euo pipefail
 
-target=${1:?usage: scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N]}
-shift
+usage() { sed -n 2,20p "$0"; }
+need_value() {
+    if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
+        echo "cross-test.sh: $1 needs a value" >&2
+        exit 2
+    fi
+}
+
+target=""
 cases=2000
 e2e=50
+qemu_cpu=""
+require=""
+run_check=1
+runner_choice=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --cases) cases=$2; shift 2 ;;
-        --e2e-cases) e2e=$2; shift 2 ;;
-        *) echo "unknown option $1" >&2; exit 2 ;;
+        -h|--help) usage; exit 0 ;;
+        --cases) need_value "$@"; cases=$2; shift 2 ;;
+        --e2e-cases) need_value "$@"; e2e=$2; shift 2 ;;
+        --qemu-cpu) need_value "$@"; qemu_cpu=$2; shift 2 ;;
+        --require) need_value "$@"; require=$2; shift 2 ;;
+        --no-check) run_check=0; shift ;;
+        --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
+        -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) [ -z "$target" ] || { echo "cross-test.sh: one target only" >&2; exit 2; }; target=$1; shift ;;
     esac
 done
+[ -n "$target" ] || { usage >&2; exit 2; }
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export MLDSA_VECTORS=${MLDSA_VECTORS:-$(cd "$root/.." && pwd)/shared/vectors}
 
 case "$target" in
-    aarch64-unknown-linux-gnu) gnu=aarch64-linux-gnu; qemu=qemu-aarch64 ;;
-    *) echo "unsupported target $target (supported: aarch64-unknown-linux-gnu)" >&2; exit 2 ;;
+    aarch64-unknown-linux-gnu)
+        gnu=aarch64-linux-gnu
+        qemu="qemu-aarch64"
+        libc=libc6-dev-arm64-cross
+        backends=(portable neon)
+        default_require=neon,c-aarch64
+        [ "$qemu_cpu" = max ] && default_require=neon,neon-plain,c-aarch64
+        ;;
+    s390x-unknown-linux-gnu)
+        gnu=s390x-linux-gnu
+        qemu="qemu-s390x"
+        libc=libc6-dev-s390x-cross
+        backends=(portable)
+        default_require=""
+        ;;
+    *) echo "cross-test.sh: unsupported target $target (aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu)" >&2; exit 2 ;;
+esac
+require=${require:-$default_require}
+export MLDSA_REQUIRE_BACKENDS=$require
+if [ -n "$qemu_cpu" ]; then
+    export QEMU_CPU=$qemu_cpu
+fi
+# The Neon kernel tests assert which Keccak path this CPU takes.
+case "$qemu_cpu" in
+    max) export MLDSA_NEON_EXPECT_SHA3=1 ;;
+    cortex-a72|cortex-a53|cortex-a57) export MLDSA_NEON_EXPECT_SHA3=0 ;;
 esac
 
 engine=""
 for e in docker podman; do
     if command -v "$e" >/dev/null && "$e" info >/dev/null 2>&1; then engine=$e; break; fi
 done
-
-if [ -n "$engine" ] && command -v cross >/dev/null; then
-    echo "== cross ($engine) for $target"
-    runner=(cross)
-else
-    echo "== cargo + $gnu-gcc + $qemu for $target"
-    need=()
-    command -v "$gnu-gcc" >/dev/null || need+=("gcc-$gnu" "libc6-dev-arm64-cross")
-    command -v "$qemu" >/dev/null || need+=(qemu-user)
-    if [ ${#need[@]} -gt 0 ]; then
-        if [ "$(id -u)" = 0 ]; then
-            apt-get update -qq
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-        else
-            echo "missing: ${need[*]} (install them, e.g. sudo apt-get install ${need[*]})" >&2
-            exit 1
-        fi
-    fi
-    rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-    triple_env=$(echo "$target" | tr 'a-z-' 'A-Z_')
-    export "CARGO_TARGET_${triple_env}_LINKER=$gnu-gcc"
-    export "CARGO_TARGET_${triple_env}_RUNNER=$qemu -L /usr/$gnu"
-    export "CC_${target//-/_}=$gnu-gcc"
-    export "AR_${target//-/_}=$gnu-ar"
-    runner=(cargo)
+if [ -z "$runner_choice" ]; then
+    if [ -n "$engine" ] && command -v cross >/dev/null; then runner_choice=cross; else runner_choice=cargo; fi
 fi
 
-echo "== workspace tests on $target"
+case "$runner_choice" in
+    cross)
+        [ -n "$engine" ] || { echo "cross-test.sh: --runner cross needs docker or podman" >&2; exit 2; }
+        command -v cross >/dev/null || { echo "cross-test.sh: cross is not installed (cargo install cross)" >&2; exit 2; }
+        echo "== cross ($engine) for $target${qemu_cpu:+, QEMU_CPU=$qemu_cpu}"
+        runner=(cross)
+        ;;
+    cargo)
+        echo "== cargo + $gnu-gcc + $qemu for $target${qemu_cpu:+, QEMU_CPU=$qemu_cpu}"
+        need=()
+        command -v "$gnu-gcc" >/dev/null || need+=("gcc-$gnu" "$libc")
+        command -v "$qemu" >/dev/null || need+=(qemu-user)
+        if [ ${#need[@]} -gt 0 ]; then
+            if [ "$(id -u)" = 0 ]; then
+                apt-get update -qq
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+            else
+                echo "cross-test.sh: missing ${need[*]} (e.g. sudo apt-get install ${need[*]})" >&2
+                exit 1
+            fi
+        fi
+        rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+        triple_env=$(echo "$target" | tr 'a-z-' 'A-Z_')
+        export "CARGO_TARGET_${triple_env}_LINKER=$gnu-gcc"
+        export "CARGO_TARGET_${triple_env}_RUNNER=$qemu -L /usr/$gnu"
+        export "CC_${target//-/_}=$gnu-gcc"
+        export "AR_${target//-/_}=$gnu-ar"
+        runner=(cargo)
+        ;;
+    *) echo "cross-test.sh: --runner is cross or cargo" >&2; exit 2 ;;
+esac
+
+# The workspace tests include every known-answer test (NIST KATs, ACVP, Wycheproof) on every
+# backend the target has, and the kernel tests of every SIMD backend.
+echo "== workspace tests on $target (required: ${require:-nothing beyond portable})"
 "${runner[@]}" test --workspace --target "$target"
-echo "== mldsa-diff check on $target"
-"${runner[@]}" run --release --target "$target" -p mldsa-diff -- check --cases "$cases" --e2e-cases "$e2e" --no-progress \
-    --report-dir "$root/target/mldsa-diff-reports-$target"
+echo "== transcript on $target"
+for b in "${backends[@]}"; do
+    "${runner[@]}" run --release --target "$target" -p mldsa-diff -- transcript --backend "$b"
+done
+if [ "$run_check" = 1 ]; then
+    echo "== mldsa-diff check on $target"
+    "${runner[@]}" run --release --target "$target" -p mldsa-diff -- check --cases "$cases" --e2e-cases "$e2e" \
+        --no-progress ${require:+--require-backends "$require"} \
+        --report-dir "$root/target/mldsa-diff-reports-$target${qemu_cpu:+-$qemu_cpu}"
+fi

@@ -19,11 +19,15 @@ pub trait Oracle: Send + Sync {
     fn run(&self, check: Check, case: &Case) -> Option<Output>;
 }
 
+/// The name of the Neon backend forced onto its plain Keccak path (see [`NeonPlainOracle`]).
+pub const NEON_PLAIN: &str = "neon-plain";
+
 /// Every implementation name the harness knows, whether or not this machine has it.
 pub fn all_names() -> Vec<&'static str> {
     BackendKind::ALL
         .iter()
         .map(|k| k.name())
+        .chain([NEON_PLAIN])
         .chain(Variant::ALL.iter().map(|v| v.name()))
         .collect()
 }
@@ -57,6 +61,41 @@ impl Oracle for RustOracle {
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         with_backend!(self.backend, |b| run_rust(&b, check, case))
+    }
+}
+
+/// The Neon backend with the plain Neon Keccak path, on CPUs where `neon` itself takes the
+/// SHA3-instruction path: both Keccak paths are then compared on every kernel and sampler
+/// check. End-to-end checks select the backend by kind, which cannot force the plain path,
+/// so this oracle does not answer them (a run on a CPU without SHA3 covers that path end to
+/// end: there `neon` is the plain path).
+#[cfg(target_arch = "aarch64")]
+#[derive(Debug, Clone, Copy)]
+pub struct NeonPlainOracle(mldsa::backend::NeonPlain);
+
+#[cfg(target_arch = "aarch64")]
+impl NeonPlainOracle {
+    /// The oracle, if this CPU has Neon and the SHA3 instructions.
+    pub fn new() -> Option<Self> {
+        let neon = mldsa::backend::Neon::detect()?;
+        neon.sha3()?;
+        Some(NeonPlainOracle(neon.plain()))
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+impl Oracle for NeonPlainOracle {
+    fn name(&self) -> &'static str {
+        NEON_PLAIN
+    }
+    fn is_c(&self) -> bool {
+        false
+    }
+    fn run(&self, check: Check, case: &Case) -> Option<Output> {
+        if check.is_end_to_end() {
+            return None;
+        }
+        run_rust(&self.0, check, case)
     }
 }
 
@@ -95,6 +134,10 @@ pub fn available() -> Vec<Box<dyn Oracle>> {
         v.push(Box::new(
             RustOracle::new(kind).expect("listed as available"),
         ));
+    }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(o) = NeonPlainOracle::new() {
+        v.push(Box::new(o));
     }
     for variant in Variant::ALL {
         if let Some(o) = COracle::new(variant) {

@@ -61,3 +61,23 @@ impl Tally {
         self.passed + self.failures.len()
     }
 }
+
+/// The backends the known-answer tests run on: every one this machine has. Fails if
+/// `MLDSA_REQUIRE_BACKENDS` (comma separated) names a Rust backend that is not available,
+/// so a broken CPU detection cannot pass on the portable backend alone (names of C variants
+/// in the list are for `mldsa-diff`, and ignored here).
+pub fn backends_under_test() -> Result<Vec<mldsa::BackendKind>, String> {
+    let available: Vec<mldsa::BackendKind> = mldsa::BackendKind::available().collect();
+    if let Ok(list) = std::env::var("MLDSA_REQUIRE_BACKENDS") {
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if let Ok(kind) = mldsa::BackendKind::parse(name) {
+                if !available.contains(&kind) {
+                    return Err(format!(
+                        "MLDSA_REQUIRE_BACKENDS names {name}, which this machine lacks (available: {available:?})"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(available)
+}

@@ -24,7 +24,7 @@ fn bench(c: &mut Criterion) {
     for p in [ML_DSA_44, ML_DSA_65, ML_DSA_87] {
         let xi = [0x11u8; 32];
         let rnd = [0x22u8; 32];
-        let (pk, sk) = mldsa_diff::e2e::keygen(&p, &xi);
+        let (pk, sk) = mldsa_diff::check::e2e::keygen(&p, &xi);
         let pre = raw::pure_prefix(CTX).unwrap();
         let m_prime: [&[u8]; 3] = [&pre, CTX, MSG];
         let mut sig = vec![0u8; p.sig_bytes()];

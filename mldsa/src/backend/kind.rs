@@ -1,8 +1,6 @@
-//! [`BackendKind`], the name of a backend: a leaf module (it depends on the error type only,
-//! and `crate::error` depends on it only). What needs the backends themselves (whether one
-//! is available, the default choice) is in an `impl BackendKind` block in the parent module.
-
-use crate::error::Error;
+//! [`BackendKind`], the name of a backend: a leaf module (it imports nothing; `crate::error`
+//! imports it). What needs the error type or the backends themselves (parsing, whether one is
+//! available, the default choice) is in an `impl BackendKind` block in the parent module.
 
 /// Which implementation of the kernels to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,14 +24,6 @@ impl BackendKind {
             BackendKind::Avx2 => "avx2",
             BackendKind::Neon => "neon",
         }
-    }
-
-    /// Parses `portable`, `avx2` or `neon`.
-    pub fn parse(s: &str) -> Result<Self, Error> {
-        BackendKind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or(Error::UnknownBackend)
     }
 }
 

@@ -22,6 +22,8 @@ mod checked;
 pub mod contract;
 pub mod field;
 pub(crate) mod kind;
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
 #[cfg(feature = "planted-bugs")]
 mod planted;
 pub mod portable;
@@ -31,6 +33,8 @@ mod traits;
 pub use avx2::Avx2;
 pub(crate) use checked::Checked;
 pub use kind::BackendKind;
+#[cfg(target_arch = "aarch64")]
+pub use neon::{Neon, NeonPlain};
 #[cfg(feature = "planted-bugs")]
 pub use planted::Planted;
 pub use portable::Portable;
@@ -38,8 +42,16 @@ pub use traits::Backend;
 
 use crate::error::Error;
 
-/// What needs the backends themselves: availability and the default choice.
+/// What needs the backends or the error type: parsing, availability and the default choice.
 impl BackendKind {
+    /// Parses `portable`, `avx2` or `neon`.
+    pub fn parse(s: &str) -> Result<Self, Error> {
+        BackendKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or(Error::UnknownBackend)
+    }
+
     /// Whether this backend is compiled in and the CPU supports it.
     pub fn is_available(self) -> bool {
         AnyBackend::new(self).is_ok()
@@ -108,6 +120,9 @@ pub enum AnyBackend {
     /// The AVX2 backend (x86_64 CPUs with AVX2).
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
+    /// The Neon backend (aarch64).
+    #[cfg(target_arch = "aarch64")]
+    Neon(Neon),
     /// The portable backend with the fault `MLDSA_PLANTED_BUG` names (feature
     /// `planted-bugs` only; what [`AnyBackend::new`] gives for the portable backend when
     /// that variable is set and non-empty).
@@ -128,6 +143,10 @@ impl AnyBackend {
             BackendKind::Avx2 => Avx2::detect()
                 .map(AnyBackend::Avx2)
                 .ok_or(Error::BackendUnavailable(kind)),
+            #[cfg(target_arch = "aarch64")]
+            BackendKind::Neon => Neon::detect()
+                .map(AnyBackend::Neon)
+                .ok_or(Error::BackendUnavailable(kind)),
             other => Err(Error::BackendUnavailable(other)),
         }
     }
@@ -138,6 +157,8 @@ impl AnyBackend {
             AnyBackend::Portable(_) => BackendKind::Portable,
             #[cfg(target_arch = "x86_64")]
             AnyBackend::Avx2(_) => BackendKind::Avx2,
+            #[cfg(target_arch = "aarch64")]
+            AnyBackend::Neon(_) => BackendKind::Neon,
             #[cfg(feature = "planted-bugs")]
             AnyBackend::Planted(_) => BackendKind::Portable,
         }
@@ -155,6 +176,8 @@ macro_rules! with_backend {
             $crate::backend::AnyBackend::Portable($b) => $body,
             #[cfg(target_arch = "x86_64")]
             $crate::backend::AnyBackend::Avx2($b) => $body,
+            #[cfg(target_arch = "aarch64")]
+            $crate::backend::AnyBackend::Neon($b) => $body,
         }
     };
 }
@@ -168,6 +191,8 @@ macro_rules! with_backend {
             $crate::backend::AnyBackend::Portable($b) => $body,
             #[cfg(target_arch = "x86_64")]
             $crate::backend::AnyBackend::Avx2($b) => $body,
+            #[cfg(target_arch = "aarch64")]
+            $crate::backend::AnyBackend::Neon($b) => $body,
             $crate::backend::AnyBackend::Planted($b) => $body,
         }
     };

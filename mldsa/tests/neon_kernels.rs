@@ -1,0 +1,570 @@
+//! The Neon backend's own kernel tests: every kernel it overrides against the portable one,
+//! on edge inputs (zeros, one non-zero coefficient in each lane/vector/block position class,
+//! the contract's extreme values, alternating extremes) and on thousands of random inputs
+//! inside the kernel's contract (`mldsa::backend::contract`, the same bounds the debug
+//! assertions and the differential harness use). Outputs compare as the contract says; the
+//! NTT and its inverse are also required to be bit-identical, as the Neon module documents
+//! (it keeps the canonical NTT order).
+//!
+//! Both Keccak paths are tested where they can run: the plain Neon one always, the SHA3 one
+//! only if the CPU has the SHA3 instructions (run under `QEMU_CPU=max` and
+//! `QEMU_CPU=cortex-a72` to cover both).
+#![cfg(target_arch = "aarch64")]
+
+use mldsa::backend::contract::{self, Bounds, Compare, Contract};
+use mldsa::backend::{Backend, Neon, Portable};
+use mldsa::params::{Eta, Gamma1, Gamma2, N, Q};
+use mldsa::poly::Poly;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+const RANDOM_CASES: usize = 3000;
+
+fn neon() -> Option<Neon> {
+    let b = Neon::detect();
+    assert!(b.is_some(), "every aarch64 target has Neon");
+    b
+}
+
+/// Positions that cover every lane, every vector of a 4x4 transpose group and of a
+/// 32-coefficient block, and the edges of the polynomial.
+const POSITIONS: [usize; 20] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 13, 15, 16, 31, 32, 63, 64, 127, 128, 200, 255,
+];
+
+/// Edge inputs inside `b`, then random ones (uniform, and near both ends).
+fn inputs(b: Bounds, rng: &mut ChaCha20Rng) -> Vec<Poly> {
+    let poly = |f: &mut dyn FnMut(usize) -> i32| {
+        let mut p = Poly::ZERO;
+        for (i, c) in p.coeffs.iter_mut().enumerate() {
+            *c = f(i);
+        }
+        p
+    };
+    let zero = b.lo.max(0).min(b.hi);
+    let mut v = vec![
+        poly(&mut |_| zero),
+        poly(&mut |_| b.lo),
+        poly(&mut |_| b.hi),
+        poly(&mut |i| if i % 2 == 0 { b.lo } else { b.hi }),
+    ];
+    for &pos in &POSITIONS {
+        for x in [b.lo, b.hi] {
+            v.push(poly(&mut |i| if i == pos { x } else { zero }));
+        }
+    }
+    for k in 0..RANDOM_CASES {
+        v.push(poly(&mut |_| match k % 3 {
+            0 => rng.gen_range(b.lo..=b.hi),
+            1 => b.lo.saturating_add(rng.gen_range(0..16)).min(b.hi),
+            _ => b.hi.saturating_sub(rng.gen_range(0..16)).max(b.lo),
+        }));
+    }
+    v
+}
+
+fn canonical(x: i32) -> i32 {
+    x.rem_euclid(Q)
+}
+
+/// Compares as `c.compare` says (every backend here keeps the canonical NTT order).
+fn same(c: &Contract, what: &str, input: &Poly, want: &Poly, got: &Poly) {
+    let eq = |a: i32, b: i32| match c.compare {
+        Compare::Exact => a == b,
+        Compare::ModQ | Compare::ModQNttOrder => canonical(a) == canonical(b),
+    };
+    if let Some(i) = (0..N).find(|&i| !eq(want.coeffs[i], got.coeffs[i])) {
+        panic!(
+            "{what}: neon differs from portable at index {i}: {} vs {} (input[{i}] = {})",
+            want.coeffs[i], got.coeffs[i], input.coeffs[i]
+        );
+    }
+}
+
+fn one_input(c: &Contract, f: impl Fn(&dyn Backend1, &Poly) -> Poly) {
+    let Some(b) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
+    for a in inputs(c.input[0], &mut rng) {
+        same(c, c.name, &a, &f(&Portable, &a), &f(&b, &a));
+    }
+}
+
+fn two_inputs(c: &Contract, f: impl Fn(&dyn Backend1, &Poly, &Poly) -> Poly) {
+    let Some(b) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(0xb0b ^ c.name.len() as u64);
+    let xs = inputs(c.input[0], &mut rng);
+    let ys = inputs(c.input[1], &mut rng);
+    // Edge against edge, edge against random, random against random.
+    for (i, x) in xs.iter().enumerate() {
+        for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
+            same(c, c.name, x, &f(&Portable, x, y), &f(&b, x, y));
+        }
+    }
+}
+
+/// Object-safe view of the kernels under test (the `Backend` trait has generic methods).
+trait Backend1 {
+    fn ntt(&self, a: &mut Poly);
+    fn invntt(&self, a: &mut Poly);
+    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly);
+    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]);
+    fn reduce(&self, a: &mut Poly);
+    fn caddq(&self, a: &mut Poly);
+    fn add(&self, a: &mut Poly, b: &Poly);
+    fn sub(&self, a: &mut Poly, b: &Poly);
+    fn shiftl(&self, a: &mut Poly);
+    fn keccak_x4(&self, s: &mut [u64; 100]);
+}
+
+impl<B: Backend> Backend1 for B {
+    /// The NTT, its output mapped to canonical order (the backend may keep its own).
+    fn ntt(&self, a: &mut Poly) {
+        Backend::ntt(*self, a);
+        Backend::ntt_order_to_canonical(*self, a);
+    }
+    /// The inverse NTT of a canonical-order input.
+    fn invntt(&self, a: &mut Poly) {
+        Backend::ntt_order_from_canonical(*self, a);
+        Backend::invntt_tomont(*self, a)
+    }
+    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly) {
+        Backend::pointwise_montgomery(*self, c, a, b)
+    }
+    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        Backend::pointwise_acc_montgomery(*self, c, a, b)
+    }
+    fn reduce(&self, a: &mut Poly) {
+        Backend::reduce(*self, a)
+    }
+    fn caddq(&self, a: &mut Poly) {
+        Backend::caddq(*self, a)
+    }
+    fn add(&self, a: &mut Poly, b: &Poly) {
+        Backend::add(*self, a, b)
+    }
+    fn sub(&self, a: &mut Poly, b: &Poly) {
+        Backend::sub(*self, a, b)
+    }
+    fn shiftl(&self, a: &mut Poly) {
+        Backend::shiftl(*self, a)
+    }
+    fn keccak_x4(&self, s: &mut [u64; 100]) {
+        Backend::keccak_f1600_x4(*self, s)
+    }
+}
+
+fn map(a: &Poly, f: impl FnOnce(&mut Poly)) -> Poly {
+    let mut x = *a;
+    f(&mut x);
+    x
+}
+
+const EXACT: Compare = Compare::Exact;
+
+#[test]
+fn ntt_and_inverse_are_bit_identical() {
+    one_input(
+        &Contract {
+            compare: EXACT,
+            ..contract::NTT
+        },
+        |b, a| map(a, |x| b.ntt(x)),
+    );
+    one_input(
+        &Contract {
+            compare: EXACT,
+            ..contract::INVNTT_TOMONT
+        },
+        |b, a| map(a, |x| b.invntt(x)),
+    );
+}
+
+#[test]
+fn pointwise_products() {
+    two_inputs(&contract::POINTWISE, |b, x, y| {
+        let mut c = Poly::ZERO;
+        b.pointwise(&mut c, x, y);
+        c
+    });
+    for l in [1, 2, 4, 5, 6, 7] {
+        two_inputs(&contract::POINTWISE_ACC, |b, x, y| {
+            // l different terms built from the two inputs.
+            let xs: Vec<Poly> = (0..l)
+                .map(|k| map(x, |p| p.coeffs.rotate_left(k)))
+                .collect();
+            let ys: Vec<Poly> = (0..l)
+                .map(|k| map(y, |p| p.coeffs.rotate_right(k)))
+                .collect();
+            let mut c = Poly::ZERO;
+            b.pointwise_acc(&mut c, &xs, &ys);
+            assert!(
+                contract::POINTWISE_ACC.output[0].holds(&c.coeffs),
+                "l = {l}"
+            );
+            c
+        });
+    }
+}
+
+#[test]
+fn elementwise_kernels() {
+    one_input(&contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
+    one_input(&contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
+    one_input(&contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
+    two_inputs(&contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
+    two_inputs(&contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
+}
+
+#[test]
+fn rounding_kernels() {
+    let Some(neon) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for a in inputs(contract::POWER2ROUND.input[0], &mut rng) {
+        let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+        Portable.power2round(&mut x0, &mut y0, &a);
+        neon.power2round(&mut x1, &mut y1, &a);
+        assert_eq!(
+            (x0.coeffs, y0.coeffs),
+            (x1.coeffs, y1.coeffs),
+            "power2round"
+        );
+    }
+    for g in [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32] {
+        for a in inputs(contract::decompose(g).input[0], &mut rng) {
+            let (mut x0, mut y0, mut x1, mut y1) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+            Portable.decompose(g, &mut x0, &mut y0, &a);
+            neon.decompose(g, &mut x1, &mut y1, &a);
+            assert_eq!(
+                (x0.coeffs, y0.coeffs),
+                (x1.coeffs, y1.coeffs),
+                "decompose {g:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hints_and_norm() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let Some(neon) = neon() else { return };
+    for g in [Gamma2::QMinus1Over88, Gamma2::QMinus1Over32] {
+        let c = contract::make_hint(g);
+        let a0s = inputs(c.input[0], &mut rng);
+        let a1s = inputs(c.input[1], &mut rng);
+        for (a0, a1) in a0s.iter().zip(a1s.iter().cycle().skip(5)) {
+            let (mut h0, mut h1) = (Poly::ZERO, Poly::ZERO);
+            let n0 = Portable.make_hint(g, &mut h0, a0, a1);
+            let n1 = neon.make_hint(g, &mut h1, a0, a1);
+            assert_eq!((n0, h0.coeffs), (n1, h1.coeffs), "make_hint {g:?}");
+        }
+        let c = contract::use_hint(g);
+        let rs = inputs(c.input[0], &mut rng);
+        for (k, r) in rs.iter().enumerate() {
+            let h = {
+                let mut h = Poly::ZERO;
+                for x in h.coeffs.iter_mut() {
+                    *x = i32::from(k % 4 == 0 || rng.gen_bool(0.5));
+                }
+                h
+            };
+            let (mut o0, mut o1) = (Poly::ZERO, Poly::ZERO);
+            Portable.use_hint(g, &mut o0, r, &h);
+            neon.use_hint(g, &mut o1, r, &h);
+            assert_eq!(o0.coeffs, o1.coeffs, "use_hint {g:?}");
+        }
+    }
+    for a in inputs(contract::CHKNORM.input[0], &mut rng) {
+        for bound in [1, 2, 95_232, 261_888, (Q - 1) / 8, Q - 1, Q] {
+            assert_eq!(
+                Portable.chknorm(&a, bound),
+                neon.chknorm(&a, bound),
+                "chknorm bound {bound}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rejection_sampling() {
+    let Some(neon) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    // Three-byte groups equal to q - 1, q, q + 1 and all-ones, at every offset, plus random.
+    let special: [[u8; 3]; 4] = [
+        [0x00, 0xE0, 0x7F],
+        [0x01, 0xE0, 0x7F],
+        [0x02, 0xE0, 0x7F],
+        [0xFF; 3],
+    ];
+    for case in 0..RANDOM_CASES {
+        let groups = rng.gen_range(0..=280);
+        let mut buf: Vec<u8> = (0..3 * groups).map(|_| rng.r#gen()).collect();
+        if case % 2 == 0 {
+            for g in buf.chunks_exact_mut(3) {
+                if rng.gen_bool(0.3) {
+                    g.copy_from_slice(&special[rng.gen_range(0..4)]);
+                }
+            }
+        }
+        let room = if case % 5 == 0 {
+            N
+        } else {
+            rng.gen_range(0..=N)
+        };
+        let (mut o0, mut o1) = (vec![-1; room], vec![-1; room]);
+        let n0 = Portable.rej_uniform(&mut o0, &buf);
+        let n1 = neon.rej_uniform(&mut o1, &buf);
+        assert_eq!(n0, n1, "count, {groups} groups, room {room}");
+        assert_eq!(o0[..n0], o1[..n1], "values");
+    }
+}
+
+#[test]
+fn bounded_rejection_sampling() {
+    let Some(neon) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    for eta in [Eta::Two, Eta::Four] {
+        let limit = match eta {
+            Eta::Two => 15u8,
+            Eta::Four => 9,
+        };
+        for case in 0..RANDOM_CASES {
+            let len = rng.gen_range(0..=300);
+            // Random bytes, or nibbles drawn near the acceptance limit (every nibble value,
+            // runs of rejections, all rejected, all accepted).
+            let nibble = |rng: &mut ChaCha20Rng| -> u8 {
+                match case % 4 {
+                    0 => rng.gen_range(0..16),
+                    1 => rng.gen_range(limit - 1..16),
+                    2 => 15,
+                    _ => rng.gen_range(0..limit),
+                }
+            };
+            let buf: Vec<u8> = (0..len)
+                .map(|_| {
+                    if case % 4 == 0 && case % 8 != 0 {
+                        rng.r#gen()
+                    } else {
+                        nibble(&mut rng) | nibble(&mut rng) << 4
+                    }
+                })
+                .collect();
+            let room = if case % 5 == 0 {
+                N
+            } else {
+                rng.gen_range(0..=N)
+            };
+            let (mut o0, mut o1) = (vec![-9; room], vec![-9; room]);
+            let n0 = Portable.rej_eta(eta, &mut o0, &buf);
+            let n1 = neon.rej_eta(eta, &mut o1, &buf);
+            assert_eq!(n0, n1, "{eta:?} count, {len} bytes, room {room}");
+            assert_eq!(
+                o0[..n0],
+                o1[..n1],
+                "{eta:?} values, {len} bytes, room {room}"
+            );
+        }
+    }
+}
+
+#[test]
+fn packing() {
+    let Some(neon) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(14);
+    // Every packing kernel on edge and random inputs inside its contract; bytes must match.
+    type Pack = dyn Fn(&dyn PackWith, &mut [u8], &Poly);
+    let kernels: Vec<(&str, Contract, usize, Box<Pack>)> = vec![
+        (
+            "pack_t1",
+            contract::PACK_T1,
+            320,
+            Box::new(|b, o, a| b.t1(o, a)),
+        ),
+        (
+            "pack_t0",
+            contract::PACK_T0,
+            416,
+            Box::new(|b, o, a| b.t0(o, a)),
+        ),
+        (
+            "pack_eta 2",
+            contract::pack_eta(Eta::Two),
+            Eta::Two.poly_eta_bytes(),
+            Box::new(|b, o, a| b.eta(Eta::Two, o, a)),
+        ),
+        (
+            "pack_eta 4",
+            contract::pack_eta(Eta::Four),
+            Eta::Four.poly_eta_bytes(),
+            Box::new(|b, o, a| b.eta(Eta::Four, o, a)),
+        ),
+        (
+            "pack_z 17",
+            contract::pack_z(Gamma1::Pow17),
+            Gamma1::Pow17.poly_z_bytes(),
+            Box::new(|b, o, a| b.z(Gamma1::Pow17, o, a)),
+        ),
+        (
+            "pack_z 19",
+            contract::pack_z(Gamma1::Pow19),
+            Gamma1::Pow19.poly_z_bytes(),
+            Box::new(|b, o, a| b.z(Gamma1::Pow19, o, a)),
+        ),
+        (
+            "pack_w1 88",
+            contract::pack_w1(Gamma2::QMinus1Over88),
+            Gamma2::QMinus1Over88.poly_w1_bytes(),
+            Box::new(|b, o, a| b.w1(Gamma2::QMinus1Over88, o, a)),
+        ),
+        (
+            "pack_w1 32",
+            contract::pack_w1(Gamma2::QMinus1Over32),
+            Gamma2::QMinus1Over32.poly_w1_bytes(),
+            Box::new(|b, o, a| b.w1(Gamma2::QMinus1Over32, o, a)),
+        ),
+    ];
+    for (name, c, len, pack) in &kernels {
+        for a in inputs(c.input[0], &mut rng) {
+            let (mut want, mut got) = (vec![0xA5u8; *len], vec![0x5Au8; *len]);
+            pack(&Portable, &mut want, &a);
+            pack(&neon, &mut got, &a);
+            assert_eq!(want, got, "{name} on {a:?}");
+        }
+    }
+}
+
+/// The packing kernels behind one object, so the test table above can name them.
+trait PackWith {
+    fn t1(&self, out: &mut [u8], a: &Poly);
+    fn t0(&self, out: &mut [u8], a: &Poly);
+    fn eta(&self, eta: Eta, out: &mut [u8], a: &Poly);
+    fn z(&self, g: Gamma1, out: &mut [u8], a: &Poly);
+    fn w1(&self, g: Gamma2, out: &mut [u8], a: &Poly);
+}
+
+impl<B: Backend> PackWith for B {
+    fn t1(&self, out: &mut [u8], a: &Poly) {
+        self.pack_t1(out, a)
+    }
+    fn t0(&self, out: &mut [u8], a: &Poly) {
+        self.pack_t0(out, a)
+    }
+    fn eta(&self, eta: Eta, out: &mut [u8], a: &Poly) {
+        self.pack_eta(eta, out, a)
+    }
+    fn z(&self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        self.pack_z(g, out, a)
+    }
+    fn w1(&self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        self.pack_w1(g, out, a)
+    }
+}
+
+#[test]
+fn unpacking() {
+    let Some(neon) = neon() else { return };
+    let mut rng = ChaCha20Rng::seed_from_u64(13);
+    let mut bytes = |len: usize, k: usize| -> Vec<u8> {
+        match k % 4 {
+            0 => vec![0; len],
+            1 => vec![0xFF; len],
+            _ => (0..len).map(|_| rng.r#gen()).collect(),
+        }
+    };
+    for k in 0..RANDOM_CASES {
+        for g in [Gamma1::Pow17, Gamma1::Pow19] {
+            let buf = bytes(g.poly_z_bytes(), k);
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            Portable.unpack_z(g, &mut a, &buf);
+            neon.unpack_z(g, &mut b, &buf);
+            assert_eq!(a.coeffs, b.coeffs, "unpack_z {g:?}");
+        }
+        let buf = bytes(320, k);
+        let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+        Portable.unpack_t1(&mut a, &buf);
+        neon.unpack_t1(&mut b, &buf);
+        assert_eq!(a.coeffs, b.coeffs, "unpack_t1");
+        let buf = bytes(416, k);
+        Portable.unpack_t0(&mut a, &buf);
+        neon.unpack_t0(&mut b, &buf);
+        assert_eq!(a.coeffs, b.coeffs, "unpack_t0");
+        for eta in [Eta::Two, Eta::Four] {
+            let mut buf = bytes(eta.poly_eta_bytes(), k);
+            if k % 2 == 1 {
+                // A valid encoding (random coefficients in [-eta, eta]), with one field made
+                // out of range one time in four.
+                let e = eta.value();
+                let mut p = Poly::ZERO;
+                for (i, c) in p.coeffs.iter_mut().enumerate() {
+                    *c = if i % 97 == k % 97 {
+                        [e, -e][k % 2]
+                    } else {
+                        (i as i32 * 7 + k as i32) % (2 * e + 1) - e
+                    };
+                }
+                Portable.pack_eta(eta, &mut buf, &p);
+                if k % 4 == 3 {
+                    let at = k % buf.len();
+                    buf[at] |= 0xF0;
+                }
+            }
+            let ok0 = Portable.unpack_eta(eta, &mut a, &buf);
+            let ok1 = neon.unpack_eta(eta, &mut b, &buf);
+            assert_eq!((ok0, a.coeffs), (ok1, b.coeffs), "unpack_eta {eta:?}");
+        }
+    }
+}
+
+#[test]
+fn keccak_four_way() {
+    let Some(neon) = neon() else { return };
+    let sha3 = neon.sha3();
+    // MLDSA_NEON_EXPECT_SHA3=1 (or 0) says whether this CPU must have the SHA3 instructions,
+    // so a run meant to cover one path cannot silently take the other.
+    match std::env::var("MLDSA_NEON_EXPECT_SHA3").as_deref() {
+        Ok("1") => assert!(sha3.is_some(), "SHA3 expected but not detected"),
+        Ok("0") => assert!(sha3.is_none(), "SHA3 detected but not expected"),
+        _ => {}
+    }
+    eprintln!(
+        "Keccak x4: plain Neon path tested; SHA3 path {}",
+        if sha3.is_some() {
+            "tested"
+        } else {
+            "NOT RUN (no SHA3 on this CPU)"
+        }
+    );
+    let mut rng = ChaCha20Rng::seed_from_u64(17);
+    let mut cases = vec![[0u64; 100], [u64::MAX; 100]];
+    let mut one = [0u64; 100];
+    one[0] = 1;
+    one[99] = 1 << 63;
+    cases.push(one);
+    for _ in 0..300 {
+        cases.push(core::array::from_fn(|_| rng.r#gen()));
+    }
+    for s in &cases {
+        let mut want = *s;
+        Portable.keccak_x4(&mut want);
+        let mut plain = *s;
+        neon.keccak_f1600_x4_plain(&mut plain);
+        assert_eq!(want, plain, "plain Neon path");
+        if let Some(t) = sha3 {
+            let mut fast = *s;
+            t.keccak_f1600_x4(&mut fast);
+            assert_eq!(want, fast, "SHA3 path");
+        }
+        // The backend's own choice.
+        let mut got = *s;
+        neon.keccak_x4(&mut got);
+        assert_eq!(want, got, "keccak_f1600_x4");
+    }
+    for k in 0..100 {
+        // The pair equals the 4-way permutation on each.
+        let (mut u, mut v) = (cases[k], cases[k + 1]);
+        let (mut u1, mut v1) = (u, v);
+        Portable.keccak_x4(&mut u1);
+        Portable.keccak_x4(&mut v1);
+        neon.keccak_f1600_x4x2(&mut u, &mut v);
+        assert_eq!((u, v), (u1, v1), "keccak_f1600_x4x2");
+    }
+}
