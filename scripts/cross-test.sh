@@ -7,14 +7,25 @@
 # On aarch64 the harness compares the portable backend with PQClean's clean and aarch64 C code.
 set -euo pipefail
 
-target=${1:?usage: scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N]}
+usage() { echo "usage: scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N]"; sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; }
+case "${1:-}" in
+    -h | --help) usage; exit 0 ;;
+    "" | -*) echo "cross-test.sh: missing TARGET (got '${1:-}')" >&2; usage >&2; exit 2 ;;
+esac
+target=$1
 shift
 cases=2000
 e2e=50
 while [ $# -gt 0 ]; do
     case "$1" in
-        --cases) cases=$2; shift 2 ;;
-        --e2e-cases) e2e=$2; shift 2 ;;
+        --cases | --e2e-cases)
+            if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
+                echo "cross-test.sh: option $1 needs a value" >&2
+                exit 2
+            fi
+            if [ "$1" = --cases ]; then cases=$2; else e2e=$2; fi
+            shift 2 ;;
+        -h | --help) usage; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -23,7 +34,7 @@ cd "$root"
 export MLDSA_VECTORS=${MLDSA_VECTORS:-$(cd "$root/.." && pwd)/shared/vectors}
 
 case "$target" in
-    aarch64-unknown-linux-gnu) gnu=aarch64-linux-gnu; qemu=qemu-aarch64 ;;
+    aarch64-unknown-linux-gnu) gnu="aarch64-linux-gnu"; qemu="qemu-aarch64" ;;
     *) echo "unsupported target $target (supported: aarch64-unknown-linux-gnu)" >&2; exit 2 ;;
 esac
 
