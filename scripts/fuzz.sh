@@ -4,6 +4,7 @@
 #   scripts/fuzz.sh [--minutes-per-target M | --seconds-per-target S] [--jobs N]
 #                   [--shard I/N] [TARGET...]
 #   scripts/fuzz.sh --planted [--seconds-per-target S] [--shard I/N] [TARGET...]
+#   scripts/fuzz.sh --cmin [--shard I/N] [TARGET...]
 #
 # Builds every target (or those named) with the nightly toolchain under AddressSanitizer
 # with debug assertions, seeds missing corpora with `mldsa-diff corpus`, runs each target for
@@ -25,6 +26,8 @@
 #              <t>`): each target must then find a mismatch; the summary gives the time to
 #              detect.
 # --list       print the targets this invocation would run (after --shard) and exit.
+# --cmin       minimise each target's corpus (cargo fuzz cmin) instead of fuzzing: what the
+#              weekly nightly run does to the merged corpus.
 #
 # Environment: FUZZ_TOOLCHAIN (default nightly) is the toolchain cargo fuzz runs with (CI pins a
 # dated nightly); CUSTOM_LIBFUZZER_PATH, if set, is the libFuzzer to link; FUZZ_FEATURES adds
@@ -33,7 +36,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "fuzz.sh: $*" >&2; echo "(scripts/fuzz.sh --help for usage)" >&2; exit 2; }
 # need OPTION "$@": the option's value, or a clear error when it is missing.
 need() { if [ "$#" -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then die "option $1 needs a value"; fi; }
@@ -43,6 +46,7 @@ seconds=60
 jobs=$(nproc)
 planted=0
 list_only=0
+cmin=0
 shard_i=1
 shard_n=1
 targets=()
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
             shift 2 ;;
         --planted) planted=1; shift ;;
         --list) list_only=1; shift ;;
+        --cmin) cmin=1; shift ;;
         -h|--help) usage; exit 0 ;;
         -*) die "unknown option $1" ;;
         *) targets+=("$1"); shift ;;
@@ -70,9 +75,7 @@ while [ $# -gt 0 ]; do
 done
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 
-# cargo fuzz sets RUSTFLAGS, which replaces .cargo/config.toml's: pass the getrandom cfg here.
-export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
-
+# Built before RUSTFLAGS is set below, so it shares target/release with `cargo run --release`.
 cargo build -q --release -p mldsa-diff
 diff_bin="$root/target/release/mldsa-diff"
 if [ ${#targets[@]} -eq 0 ]; then
@@ -93,6 +96,8 @@ if [ ${#targets[@]} -eq 0 ]; then
     echo "shard $shard_i/$shard_n has no targets"
     exit 0
 fi
+# cargo fuzz sets RUSTFLAGS, which replaces .cargo/config.toml's: pass the getrandom cfg here.
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
 cargo "+$toolchain" fuzz --version >/dev/null 2>&1 \
     || { echo "cargo-fuzz or the $toolchain toolchain is missing: cargo install cargo-fuzz; rustup toolchain install $toolchain" >&2; exit 2; }
 
@@ -263,6 +268,22 @@ fuzz_one() {
     } >"fuzz/artifacts/$t/FAILED.md"
     return 1
 }
+
+if [ "$cmin" = 1 ]; then
+    failed=0
+    for t in "${targets[@]}"; do
+        [ -d "fuzz/corpus/$t" ] || continue
+        before=$(find "fuzz/corpus/$t" -type f | wc -l)
+        if (cd fuzz && cargo "+$toolchain" fuzz cmin "${fuzz_flags[@]}" "$t" "corpus/$t" -- -rss_limit_mb=4096 -timeout=20 >"$sum_dir/$t.log" 2>&1); then
+            echo "cmin $t: $before -> $(find "fuzz/corpus/$t" -type f | wc -l) inputs"
+        else
+            echo "cmin $t FAILED; last lines of its log:"
+            tail -15 "$sum_dir/$t.log"
+            failed=1
+        fi
+    done
+    exit "$failed"
+fi
 
 failed=0
 for t in "${targets[@]}"; do

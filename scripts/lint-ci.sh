@@ -25,11 +25,17 @@ done
 have() { command -v "$1" >/dev/null 2>&1; }
 if [ "$install" = 1 ]; then
     pips=()
-    have zizmor || pips+=(zizmor)
-    have check-jsonschema || pips+=(check-jsonschema)
+    have zizmor || pips+=(zizmor==1.32.0)
+    have check-jsonschema || pips+=(check-jsonschema==0.39.0)
     if [ ${#pips[@]} -gt 0 ]; then
         echo "== pip install ${pips[*]}"
-        python3 -m pip install --quiet --disable-pip-version-check "${pips[@]}"
+        if ! python3 -m pip install --quiet --disable-pip-version-check "${pips[@]}"; then
+            # An externally managed Python (Debian, Ubuntu 24.04): a virtualenv of our own.
+            venv="${XDG_CACHE_HOME:-$HOME/.cache}/mldsa-lint-venv"
+            python3 -m venv "$venv"
+            "$venv/bin/pip" install --quiet --disable-pip-version-check "${pips[@]}"
+            export PATH="$venv/bin:$PATH"
+        fi
         hash -r
     fi
     if ! have shellcheck; then
@@ -54,7 +60,7 @@ run() {
 }
 
 workflows=(.github/workflows/*.yml)
-run zizmor zizmor --offline --no-progress .github/workflows
+run zizmor zizmor --offline --no-progress --strict-collection .github/workflows
 run workflow-schema check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
 if [ -f .github/dependabot.yml ]; then
     run dependabot-schema check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
