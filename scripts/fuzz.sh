@@ -78,9 +78,13 @@ toolchain=${FUZZ_TOOLCHAIN:-nightly}
 # Built before RUSTFLAGS is set below, so it shares target/release with `cargo run --release`.
 cargo build -q --release -p mldsa-diff
 diff_bin="$root/target/release/mldsa-diff"
+mapfile -t all_targets < <("$diff_bin" list --names)
 if [ ${#targets[@]} -eq 0 ]; then
-    mapfile -t targets < <("$diff_bin" list --names)
+    targets=("${all_targets[@]}")
 fi
+for t in "${targets[@]}"; do
+    printf '%s\n' "${all_targets[@]}" | grep -qxF -- "$t" || die "no fuzz target $t (mldsa-diff list --names)"
+done
 if [ "$shard_n" -gt 1 ]; then
     mine=()
     for k in "${!targets[@]}"; do
@@ -137,7 +141,7 @@ fuzz_flags=(-O --debug-assertions "${features[@]}")
 
 echo "== building ${#targets[@]} fuzz targets (shard $shard_i/$shard_n, toolchain $toolchain)"
 # Every target at once when all run; else only those this run (or shard) needs.
-if [ ${#targets[@]} -eq "$("$diff_bin" list --names | wc -l)" ]; then
+if [ ${#targets[@]} -eq ${#all_targets[@]} ]; then
     (cd fuzz && cargo "+$toolchain" fuzz build "${fuzz_flags[@]}")
 else
     for t in "${targets[@]}"; do
