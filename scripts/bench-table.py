@@ -8,6 +8,11 @@ import json
 import pathlib
 import sys
 
+if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0)
+if len(sys.argv) > 2 or (len(sys.argv) > 1 and sys.argv[1].startswith("-")):
+    sys.exit(f"bench-table.py: unexpected arguments {sys.argv[1:]}; usage: scripts/bench-table.py [target/criterion]")
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
 rows = {}
 for est in sorted(root.glob("*/*/new/estimates.json")):

@@ -28,7 +28,12 @@ USAGE
 from=
 while [ $# -gt 0 ]; do
     case $1 in
-        --from) [ $# -ge 2 ] || usage; from=$2; shift 2 ;;
+        --from)
+            if [ $# -lt 2 ] || [ -z "$2" ]; then
+                echo "error: option --from needs a value (a directory)" >&2
+                usage
+            fi
+            from=$2; shift 2 ;;
         --from=*) from=${1#--from=}; shift ;;
         -h | --help) usage 0 ;;
         --) shift; break ;;

@@ -3,6 +3,11 @@
 # check list (one target per check). `cargo test -p mldsa-diff --test regressions` fails if
 # they are out of date.
 set -euo pipefail
+case "${1:-}" in
+    -h | --help) sed -n '2,4p' "$0" | sed 's/^# //'; echo "usage: scripts/gen-fuzz-targets.sh   (no arguments)"; exit 0 ;;
+    "") ;;
+    *) echo "gen-fuzz-targets.sh: takes no arguments (got $1); see --help" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 checks=$(cargo run -q --release -p mldsa-diff -- list --names)

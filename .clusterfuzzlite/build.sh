@@ -1,0 +1,69 @@
+#!/bin/bash -eu
+# ClusterFuzzLite / OSS-Fuzz build script: builds the cargo-fuzz targets (fuzz/, one per
+# mldsa-diff check) with the builder's sanitizer flags, and copies each into $OUT with its
+# seed corpus as $OUT/<target>_seed_corpus.zip (written by `mldsa-diff corpus`).
+#
+# Environment, as the oss-fuzz base-builder sets it: SRC, OUT, WORK, CC, CXX, CFLAGS, CXXFLAGS,
+# RUSTFLAGS, LIB_FUZZING_ENGINE, SANITIZER. Also:
+#   MLDSA_FUZZ_TARGETS  space-separated targets to build (default: every target); used by
+#                       scripts/cflite-build-test.sh to keep its local test short.
+#   MLDSA_SRC           the project checkout (default: $SRC/mldsa)
+# Run outside a container by scripts/cflite-build-test.sh, which sets the variables above.
+set -o pipefail
+project=${MLDSA_SRC:-$SRC/mldsa}
+cd "$project"
+
+# cargo fuzz needs a nightly: the builder's default toolchain (base-builder-rust's nightly)
+# rather than the stable one rust-toolchain.toml pins for the rest of the project.
+if [ -z "${RUSTUP_TOOLCHAIN:-}" ]; then
+    RUSTUP_TOOLCHAIN=$(rustup default | cut -d' ' -f1)
+    export RUSTUP_TOOLCHAIN
+fi
+echo "build.sh: toolchain $RUSTUP_TOOLCHAIN ($(rustc --version))"
+
+# A RUSTFLAGS variable replaces .cargo/config.toml's flags: keep the getrandom custom backend
+# (the harness's scripted randomness for exact comparisons with the C code) in it.
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
+# libfuzzer-sys builds libFuzzer with $CXX/$CXXFLAGS; the builder's CXXFLAGS use libc++.
+case "${CXXFLAGS:-}" in
+    *-stdlib=libc++*) export CUSTOM_LIBFUZZER_STD_CXX=${CUSTOM_LIBFUZZER_STD_CXX:-c++} ;;
+esac
+
+# The seed corpora come from mldsa-diff, a plain host tool: build it without the sanitizer and
+# coverage flags (the builder's CFLAGS would instrument the PQClean C code it links).
+host_target="$WORK/host-target"
+env -u CFLAGS -u CXXFLAGS RUSTFLAGS='--cfg getrandom_backend="custom"' \
+    cargo build --release -p mldsa-diff --target-dir "$host_target"
+mldsa_diff="$host_target/release/mldsa-diff"
+
+if [ -n "${MLDSA_FUZZ_TARGETS:-}" ]; then
+    read -r -a targets <<<"$MLDSA_FUZZ_TARGETS"
+else
+    mapfile -t targets < <("$mldsa_diff" list --names)
+fi
+[ "${#targets[@]}" -gt 0 ] || { echo "build.sh: no fuzz targets" >&2; exit 1; }
+
+# -O with debug assertions: every kernel's debug_assert!ed contract is checked while fuzzing.
+cd fuzz
+if [ "${#targets[@]}" -eq 1 ]; then
+    cargo fuzz build -O --debug-assertions "${targets[0]}"
+else
+    cargo fuzz build -O --debug-assertions
+fi
+cd ..
+
+bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
+[ -d "$bin_dir" ] || bin_dir=fuzz/target/$(rustc -vV | sed -n 's/^host: //p')/release
+corpora="$WORK/seed-corpora"
+rm -rf "$corpora"
+for t in "${targets[@]}"; do
+    cp "$bin_dir/$t" "$OUT/"
+    "$mldsa_diff" corpus --out "$corpora" --only "$t" --count 300 >/dev/null
+    rm -f "$OUT/${t}_seed_corpus.zip"
+    (cd "$corpora/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
+    # Hand-checked regressions (fuzz/regressions/<t>/) are seeds too.
+    if [ -d "fuzz/regressions/$t" ]; then
+        zip -q -j "$OUT/${t}_seed_corpus.zip" "fuzz/regressions/$t"/*
+    fi
+done
+echo "built ${#targets[@]} targets into $OUT"

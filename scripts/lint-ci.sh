@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Lints the CI offline and fails on any finding:
+#   - zizmor --offline over .github/workflows (security: pinning, injection, permissions, ...)
+#   - check-jsonschema against the GitHub workflow schema (and dependabot.yml against its own)
+#   - shellcheck over scripts/*.sh, .ci/run and .clusterfuzzlite/build.sh
+#   - the scripts' command lines: every script in scripts/ answers -h/--help (exit 0, some
+#     output) and rejects an option given without its value with a message (exit 2, never
+#     bash's "unbound variable")
+# Installs what it lacks: zizmor and check-jsonschema with pip, shellcheck with apt-get (as
+# root; otherwise it says what to install).
+#   scripts/lint-ci.sh [--no-install]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+install=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --no-install) install=0; shift ;;
+        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "lint-ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+have() { command -v "$1" >/dev/null 2>&1; }
+if [ "$install" = 1 ]; then
+    pips=()
+    have zizmor || pips+=(zizmor==1.32.0)
+    have check-jsonschema || pips+=(check-jsonschema==0.39.0)
+    if [ ${#pips[@]} -gt 0 ]; then
+        echo "== pip install ${pips[*]}"
+        if ! python3 -m pip install --quiet --disable-pip-version-check "${pips[@]}"; then
+            # An externally managed Python (Debian, Ubuntu 24.04): a virtualenv of our own.
+            venv="${XDG_CACHE_HOME:-$HOME/.cache}/mldsa-lint-venv"
+            python3 -m venv "$venv"
+            "$venv/bin/pip" install --quiet --disable-pip-version-check "${pips[@]}"
+            export PATH="$venv/bin:$PATH"
+        fi
+        hash -r
+    fi
+    if ! have shellcheck; then
+        if [ "$(id -u)" = 0 ]; then
+            echo "== apt-get install shellcheck"
+            apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
+        else
+            echo "shellcheck is missing: sudo apt-get install shellcheck" >&2
+            exit 1
+        fi
+    fi
+fi
+
+failed=()
+passed=0
+run() {
+    local name=$1
+    shift
+    echo "== $name: $*"
+    if "$@"; then echo "   ok"; passed=$((passed + 1)); else failed+=("$name"); echo "   FAILED: $name"; fi
+}
+
+workflows=(.github/workflows/*.yml)
+run zizmor zizmor --offline --no-progress --strict-collection .github/workflows
+run workflow-schema check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
+if [ -f .github/dependabot.yml ]; then
+    run dependabot-schema check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
+fi
+shell_files=(scripts/*.sh .ci/run)
+[ -f .clusterfuzzlite/build.sh ] && shell_files+=(.clusterfuzzlite/build.sh)
+run shellcheck shellcheck --severity=style --external-sources "${shell_files[@]}"
+
+# The scripts' command lines. Each entry: a script and the options that take a value (each is
+# given last, without its value), plus what precedes it (for a script with a positional first).
+cli_errors=0
+check_help() {
+    local out rc=0
+    out=$("$@" --help 2>&1) || rc=$?
+    if [ "$rc" != 0 ] || [ -z "$out" ]; then
+        echo "   $* --help: exit $rc, $(echo "$out" | wc -l) lines of output"
+        cli_errors=1
+    fi
+}
+check_missing_value() {
+    local out rc=0
+    out=$("$@" 2>&1 </dev/null) || rc=$?
+    if [ "$rc" != 2 ] || echo "$out" | grep -q "unbound variable" || ! echo "$out" | grep -qi -e "needs a value" -e "missing"; then
+        echo "   $*: exit $rc (want 2 and a message naming the missing value): $(echo "$out" | head -3)"
+        cli_errors=1
+    fi
+}
+cli() {
+    for s in scripts/*.sh; do check_help bash "$s"; done
+    check_help python3 scripts/bench-table.py
+    for o in --minutes-per-target --seconds-per-target --jobs --shard; do
+        check_missing_value bash scripts/fuzz.sh "$o"
+    done
+    check_missing_value bash scripts/fetch-vectors.sh --from
+    for o in --cases --e2e-cases; do
+        check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
+    done
+    check_missing_value bash scripts/cross-test.sh
+    check_missing_value bash scripts/promote-crash.sh
+    check_missing_value bash scripts/cflite-build-test.sh --seconds
+    check_missing_value bash scripts/cflite-build-test.sh --targets
+    check_missing_value bash scripts/compare-transcripts.sh --expect
+    check_missing_value bash scripts/report-fuzz-failure.sh --repo
+    check_missing_value bash scripts/report-fuzz-failure.sh --run-url
+    return "$cli_errors"
+}
+run script-cli cli
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "lint-ci: ${#failed[@]} failed: ${failed[*]}"
+    echo "lint-ci: $passed passed, ${#failed[@]} failed"
+    exit 1
+fi
+echo "lint-ci: all clean"
+echo "lint-ci: $passed passed, 0 failed"
