@@ -91,10 +91,14 @@ check_missing_value() {
 cli() {
     for s in scripts/*.sh; do check_help bash "$s"; done
     check_help python3 scripts/bench-table.py
+    check_help python3 scripts/neon-mca.py
     for o in --minutes-per-target --seconds-per-target --jobs --shard; do
         check_missing_value bash scripts/fuzz.sh "$o"
     done
     check_missing_value bash scripts/fetch-vectors.sh --from
+    for o in --models --llvm-mca --keep; do
+        check_missing_value bash scripts/neon-mca.sh "$o"
+    done
     for o in --cases --e2e-cases; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
