@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
         *) [ -z "$target" ] || { echo "cross-test.sh: one target only" >&2; exit 2; }; target=$1; shift ;;
     esac
 done
-[ -n "$target" ] || { usage >&2; exit 2; }
+[ -n "$target" ] || { echo "cross-test.sh: the TARGET argument is missing (see --help)" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -99,7 +99,7 @@ cli() {
     for o in --models --llvm-mca --keep; do
         check_missing_value bash scripts/neon-mca.sh "$o"
     done
-    for o in --cases --e2e-cases; do
+    for o in --cases --e2e-cases --qemu-cpu --require --runner; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
     check_missing_value bash scripts/cross-test.sh
