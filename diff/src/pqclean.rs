@@ -239,21 +239,6 @@ impl Variant {
     }
 }
 
-/// The 24 Keccak-f[1600] round constants, from the rc(t) LFSR of FIPS 202 Alg. 5/6.
-pub fn keccak_round_constants() -> [u64; 24] {
-    let rc = |t: usize| -> u64 {
-        let mut r: u16 = 1; // R = 10000000, bit i of the string is bit i here
-        for _ in 0..t % 255 {
-            r <<= 1;
-            if r & 0x100 != 0 {
-                r ^= 0x171; // R[0], R[4], R[5], R[6] ^= R[8]; drop R[8]
-            }
-        }
-        u64::from(r & 1)
-    };
-    core::array::from_fn(|ir| (0..7).fold(0u64, |acc, j| acc | rc(j + 7 * ir) << ((1 << j) - 1)))
-}
-
 /// REJ_UNIFORM_BUFLEN of the AVX2 code: five SHAKE128 blocks.
 pub const AVX2_REJ_UNIFORM_BUFLEN: usize = 840;
 
@@ -454,8 +439,8 @@ impl CKernels {
     /// `f1600x4` on four interleaved states (AVX2 only).
     pub fn keccak_x4(&self, states: &mut [u64; 100]) -> bool {
         let Some(x) = &self.avx2 else { return false };
-        static RC: std::sync::OnceLock<[u64; 24]> = std::sync::OnceLock::new();
-        let rc = RC.get_or_init(keccak_round_constants);
+        // The round constants the library's own Keccak uses (FIPS 202 Alg. 5/6).
+        let rc = &mldsa::backend::field::KECCAK_RC;
         // The C code loads the state with aligned 256-bit loads.
         #[repr(C, align(32))]
         struct Aligned([u64; 100]);
@@ -577,18 +562,6 @@ impl CKernels {
             )
         };
         r == 0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn round_constants_are_fips202() {
-        let rc = super::keccak_round_constants();
-        // First, second and last constants as printed in the Keccak reference.
-        assert_eq!(rc[0], 0x0000_0000_0000_0001);
-        assert_eq!(rc[1], 0x0000_0000_0000_8082);
-        assert_eq!(rc[23], 0x8000_0000_8000_8008);
     }
 }
 
