@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
-use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball};
+use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball, sample_in_ball_into};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
@@ -402,7 +402,9 @@ pub(crate) fn sign_mu<B: Backend>(
     let mut h = Polys::<K_MAX>::zero(k);
     let mut tmp = Zeroizing::new(Poly::ZERO);
     let mut w1_packed = SecretBytes::<W1_MAX_BYTES>::zero();
-    let mut ctilde = [0u8; 64];
+    // c~ and c of a rejected attempt are secret (they depend on y): wiped on drop.
+    let mut ctilde = SecretBytes::<64>::zero();
+    let mut chat = Zeroizing::new(Poly::ZERO);
     let cb = p.ctilde_bytes();
     let w1b = g2.poly_w1_bytes();
     // Line 10 (kappa = 0) and line 31 (kappa += l): the attempts read y from one stream of
@@ -426,7 +428,7 @@ pub(crate) fn sign_mu<B: Backend>(
         }
         // Lines 15-16: c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
         Shake256::digest(b, &[mu, &w1_packed[..k * w1b]], &mut ctilde[..cb]);
-        let mut chat = sample_in_ball(b, &ctilde[..cb], p.tau);
+        sample_in_ball_into(b, &ctilde[..cb], p.tau, &mut chat);
         kb.ntt(&mut chat);
 
         // Lines 18-23: z = y + c s1, reject if ||z|| >= gamma1 - beta.
