@@ -88,7 +88,6 @@ fn ntt(kind: BackendKind, a: &[i32; 256]) -> [i32; 256] {
 }
 
 /// The secrets to look for.
-#[derive(Default)]
 struct Secrets {
     bytes: Vec<(&'static str, Vec<u8>)>,
     /// (name, coefficients per window, polynomials).
@@ -192,15 +191,16 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         }
     }
     let s_hat: Vec<[i32; 256]> = s.iter().map(|x| ntt(kind, x)).collect();
-    let mut secrets = Secrets::default();
-    secrets.bytes = vec![
-        ("xi", xi.clone()),
-        ("K", key.clone()),
-        ("rho'", rhoprime.clone()),
-        ("s1/s2 encoding", s_enc.clone()),
-        ("t0 encoding", t0_enc.clone()),
-    ];
-    secrets.polys = vec![("s1/s2", 16, s.clone()), ("NTT(s1/s2)", 8, s_hat.clone())];
+    let mut secrets = Secrets {
+        bytes: vec![
+            ("xi", xi.clone()),
+            ("K", key.clone()),
+            ("rho'", rhoprime.clone()),
+            ("s1/s2 encoding", s_enc.clone()),
+            ("t0 encoding", t0_enc.clone()),
+        ],
+        polys: vec![("s1/s2", 16, s.clone()), ("NTT(s1/s2)", 8, s_hat.clone())],
+    };
     let found = search(&probe.0, &secrets);
     if !found.is_empty() {
         failures.push(report(&format!("{kind} {} keygen", p.name), &found));
