@@ -9,8 +9,9 @@ pub const SHAKE128_RATE: usize = 168;
 /// SHAKE256 rate in bytes.
 pub const SHAKE256_RATE: usize = 136;
 
-/// A SHAKE sponge with rate `RATE` bytes (168 for SHAKE128, 136 for SHAKE256).
-#[derive(Clone, Debug)]
+/// A SHAKE sponge with rate `RATE` bytes (168 for SHAKE128, 136 for SHAKE256). Its state
+/// may be secret (it absorbs seeds and keys): wiped on drop, and `Debug` shows none of it.
+#[derive(Clone)]
 pub struct Shake<B, const RATE: usize> {
     state: [u64; 25],
     pos: usize,
@@ -22,6 +23,17 @@ pub struct Shake<B, const RATE: usize> {
 pub type Shake128<B> = Shake<B, SHAKE128_RATE>;
 /// SHAKE256.
 pub type Shake256<B> = Shake<B, SHAKE256_RATE>;
+
+impl<B: core::fmt::Debug, const RATE: usize> core::fmt::Debug for Shake<B, RATE> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Shake")
+            .field("rate", &RATE)
+            .field("state", &"<redacted>")
+            .field("squeezing", &self.squeezing)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
 
 fn xor_byte(state: &mut [u64], pos: usize, byte: u8) {
     state[pos / 8] ^= u64::from(byte) << (8 * (pos % 8));
@@ -53,11 +65,11 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
     pub fn absorb(&mut self, mut data: &[u8]) -> &mut Self {
         assert!(!self.squeezing, "absorb after squeeze");
         // Byte-wise up to a lane boundary, then whole lanes, then the tail.
+        let mut w = [0u8; 8];
         while !data.is_empty() {
             if self.pos.is_multiple_of(8) && data.len() >= 8 && self.pos + 8 <= RATE {
                 let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
                 for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
-                    let mut w = [0u8; 8];
                     w.copy_from_slice(chunk);
                     self.state[self.pos / 8 + i] ^= u64::from_le_bytes(w);
                 }
@@ -73,6 +85,8 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
                 self.pos = 0;
             }
         }
+        // The input may be secret: no lane of it is left behind.
+        zeroize::Zeroize::zeroize(&mut w);
         self
     }
 
@@ -132,7 +146,8 @@ impl<B, const RATE: usize> Drop for Shake<B, RATE> {
 /// `4 S` SHAKE sponges of the same rate run in lock-step over `S` 4-way states (`S` = 1 or
 /// 2; with two, each permutation is the backend's interleaved pair,
 /// [`Backend::keccak_f1600_x4x2`]). All inputs have the same length and are absorbed at once.
-#[derive(Clone, Debug)]
+/// Like [`Shake`], wiped on drop, and `Debug` shows none of the state.
+#[derive(Clone)]
 pub struct ShakeWide<B, const RATE: usize, const S: usize> {
     /// Per 4-way state, interleaved: lane `i` of sponge `4 s + j` is `state[s][4 * i + j]`.
     state: [[u64; 100]; S],
@@ -141,6 +156,20 @@ pub struct ShakeWide<B, const RATE: usize, const S: usize> {
     ready: bool,
     /// The inputs have been absorbed (squeezing is allowed, absorbing is not).
     absorbed: bool,
+}
+
+impl<B: core::fmt::Debug, const RATE: usize, const S: usize> core::fmt::Debug
+    for ShakeWide<B, RATE, S>
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ShakeWide")
+            .field("rate", &RATE)
+            .field("sponges", &(4 * S))
+            .field("state", &"<redacted>")
+            .field("absorbed", &self.absorbed)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Four sponges over one 4-way state.

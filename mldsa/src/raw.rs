@@ -40,12 +40,14 @@ pub fn sign_internal(
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
-    with_backend!(any, |b| b.run(|| {
-        let mut parts = scheme::SecretParts::zero(p);
-        scheme::unpack_sk_into(b, p, sk, &mut parts)?;
-        let mu = scheme::compute_mu(b, &parts.tr, m_prime);
-        scheme::sign_mu(b, p, &mut parts, &mu, rnd, sig)
-    }))
+    with_backend!(any, |b| sign_on(
+        b,
+        p,
+        sk,
+        Mu::FromMPrime(m_prime),
+        rnd,
+        sig
+    ))
 }
 
 /// Sign_internal given mu directly (the "external mu" interface).
@@ -59,11 +61,39 @@ pub fn sign_mu(
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
-    with_backend!(any, |b| b.run(|| {
+    with_backend!(any, |b| sign_on(b, p, sk, Mu::Given(mu), rnd, sig))
+}
+
+/// Where Sign_internal gets mu.
+enum Mu<'a> {
+    /// mu = H(tr || M', 64), M' given in parts (Alg. 7 line 6).
+    FromMPrime(&'a [&'a [u8]]),
+    /// mu given (external mu).
+    Given(&'a [u8; 64]),
+}
+
+/// Sign_internal on backend `b`: decodes `sk` into a key buffer (23 KiB) and signs. A
+/// function of its own per backend, never inlined: otherwise the portable instance's key
+/// buffer would sit in the frame of [`sign_internal`] on every backend, and a SIMD backend
+/// (whose [`Backend::run`] holds its own) would pay for both.
+#[inline(never)]
+fn sign_on<B: Backend>(
+    b: B,
+    p: &Params,
+    sk: &[u8],
+    mu: Mu<'_>,
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<(), Error> {
+    b.run(|| {
         let mut parts = scheme::SecretParts::zero(p);
         scheme::unpack_sk_into(b, p, sk, &mut parts)?;
+        let mu = match mu {
+            Mu::FromMPrime(m_prime) => &scheme::compute_mu(b, &parts.tr, m_prime),
+            Mu::Given(mu) => mu,
+        };
         scheme::sign_mu(b, p, &mut parts, mu, rnd, sig)
-    }))
+    })
 }
 
 /// ML-DSA.Verify_internal(pk, M', sigma) (FIPS 204 Alg. 8): `Ok(())` iff valid.

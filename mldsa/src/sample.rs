@@ -20,6 +20,32 @@ pub type Matrix = [[Poly; L_MAX]; K_MAX];
 /// Squeeze buffers for [`rej_fill_wide`], made once per sampler call.
 type WideBuf = [[u8; MAX_FIRST_BYTES]; 8];
 
+/// The seeds of one group of up to eight sponges, built in place and wiped on drop: the
+/// seeds of ExpandS and ExpandMask begin with the secret rho' or rho'' (FIPS 204 Section
+/// 3.6.3: such intermediates are destroyed), so no seed is ever returned by value or left
+/// behind on the stack.
+struct Seeds<const SEED: usize>([[u8; SEED]; 8]);
+
+impl<const SEED: usize> Seeds<SEED> {
+    fn new() -> Self {
+        Seeds([[0; SEED]; 8])
+    }
+
+    /// Seeds `0 .. 8` as `fill(j, seed j)` writes them.
+    fn fill(&mut self, mut fill: impl FnMut(usize, &mut [u8; SEED])) -> [&[u8]; 8] {
+        for (j, s) in self.0.iter_mut().enumerate() {
+            fill(j, s);
+        }
+        self.0.each_ref().map(|s| &s[..])
+    }
+}
+
+impl<const SEED: usize> Drop for Seeds<SEED> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.0.as_flattened_mut());
+    }
+}
+
 /// How many lanes the next group of polynomials takes when `left` remain: 8 (two 4-way
 /// states permuted together) for five or more if the backend prefers it, 4 for four (or for
 /// two or three if the backend prefers the 4-way sponge), else 1 (the one-way sponge). Lanes
@@ -110,33 +136,35 @@ struct Rejection<R, F> {
     finish: F,
 }
 
-/// Samples `count` polynomials by rejection, polynomial `i` from the sponge on `seed(i)`
-/// into the `i`-th polynomial `dest` yields, in groups of [`group_width`] (padded lanes go
-/// to `scratch.pad`), as `how` says.
+/// Samples `count` polynomials by rejection, polynomial `i` from the sponge on the seed
+/// `seed(i, _)` writes into the `i`-th polynomial `dest` yields, in groups of
+/// [`group_width`] (padded lanes go to `scratch.pad`), as `how` says. The seeds are wiped
+/// before returning.
 fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
     b: B,
     count: usize,
-    seed: impl Fn(usize) -> [u8; SEED],
+    seed: impl Fn(usize, &mut [u8; SEED]),
     mut dest: impl Iterator<Item = &'a mut Poly>,
     scratch: &mut Scratch,
     how: Rejection<impl Fn(&mut [i32], &[u8]) -> usize + Copy, impl Fn(&mut Poly)>,
 ) {
     let Rejection { first, rej, finish } = how;
     let Scratch { buf, pad } = scratch;
+    let mut seed_buf = Seeds::<SEED>::new();
     let mut i = 0;
     while i < count {
         let w = group_width::<B>(count - i);
         let real = (count - i).min(w);
         if w == 1 {
             let a = dest.next().expect("a destination per polynomial");
-            rej_fill::<B, RATE>(b, &seed(i), a, &mut buf[0], first, rej);
+            seed(i, &mut seed_buf.0[0]);
+            rej_fill::<B, RATE>(b, &seed_buf.0[0], a, &mut buf[0], first, rej);
             finish(a);
             i += 1;
             continue;
         }
         // A short group repeats its last seed in the padded lanes.
-        let seeds: [[u8; SEED]; 8] = core::array::from_fn(|j| seed((i + j).min(count - 1)));
-        let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+        let seeds = seed_buf.fill(|j, s| seed((i + j).min(count - 1), s));
         let mut pads = pad.iter_mut();
         let mut take = |j: usize| -> &mut Poly {
             if j < real {
@@ -177,13 +205,11 @@ fn sample_entries<'a, B: Backend>(
     count: usize,
     dest: impl Iterator<Item = &'a mut Poly>,
 ) {
-    let seed = |i: usize| {
+    let seed = |i: usize, x: &mut [u8; 34]| {
         let i = first + i;
-        let mut x = [0u8; 34];
         x[..32].copy_from_slice(rho);
         x[32] = (i % p.l) as u8;
         x[33] = (i / p.l) as u8;
-        x
     };
     rej_sample::<B, SHAKE128_RATE, 34>(
         b,
@@ -299,13 +325,12 @@ fn eta_first_blocks(eta: crate::params::Eta) -> usize {
     }
 }
 
-/// The 66-byte seed rho' || nonce (or rho'' || nonce) of ExpandS and ExpandMask (FIPS 204
-/// Alg. 33, 34): the 64-byte seed, then the nonce as 2 little-endian bytes.
-fn seed_with_nonce(prefix: &[u8; 64], nonce: u16) -> [u8; 66] {
-    let mut x = [0u8; 66];
-    x[..64].copy_from_slice(prefix);
-    x[64..].copy_from_slice(&nonce.to_le_bytes());
-    x
+/// Writes the 66-byte seed rho' || nonce (or rho'' || nonce) of ExpandS and ExpandMask
+/// (FIPS 204 Alg. 33, 34) into `out`: the 64-byte seed, then the nonce as 2 little-endian
+/// bytes. In place, into a [`Seeds`] buffer: the prefix is secret.
+fn seed_with_nonce(prefix: &[u8; 64], nonce: u16, out: &mut [u8; 66]) {
+    out[..64].copy_from_slice(prefix);
+    out[64..].copy_from_slice(&nonce.to_le_bytes());
 }
 
 /// ExpandS (FIPS 204 Alg. 33): s1\[r\] = RejBoundedPoly(rho' || r), s2\[r\] =
@@ -317,7 +342,7 @@ pub fn expand_s<B: Backend>(
     s1: &mut [Poly],
     s2: &mut [Poly],
 ) {
-    let seed = |nonce: usize| seed_with_nonce(rhoprime, nonce as u16);
+    let seed = |nonce: usize, out: &mut [u8; 66]| seed_with_nonce(rhoprime, nonce as u16, out);
     // The squeezed bytes and the padded lanes are secret: wiped before returning.
     let mut scratch = Scratch::new();
     let dest = s1[..p.l].iter_mut().chain(s2[..p.k].iter_mut());
@@ -362,6 +387,8 @@ pub fn poly_uniform_gamma1<B: Backend>(
     let n = gamma1.poly_z_bytes();
     Shake256::digest(b, &[seed], &mut buf[..n]);
     Checked(b).unpack_z(gamma1, out, &buf[..n]);
+    // The packed mask polynomial is secret.
+    zeroize::Zeroize::zeroize(&mut buf[..]);
 }
 
 /// Absorbs the first `w` (4 or 8) seeds into that many sponges and squeezes the first `w`
@@ -390,18 +417,20 @@ fn squeeze_group<B: Backend, const RATE: usize>(
 /// ExpandMask (FIPS 204 Alg. 34): y\[r\] = BitUnpack(H(rho'' || kappa + r, 32 c)), c = 18 or 20.
 pub fn expand_mask<B: Backend>(b: B, p: &Params, rhopp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let zbytes = p.gamma1.poly_z_bytes();
-    let seed = |r: usize| seed_with_nonce(rhopp, kappa.wrapping_add(r as u16));
+    let seed =
+        |r: usize, out: &mut [u8; 66]| seed_with_nonce(rhopp, kappa.wrapping_add(r as u16), out);
+    let mut seed_buf = Seeds::<66>::new();
     let mut buf = [[0u8; MASK_BYTES]; 8];
     let mut r = 0;
     while r < p.l {
         let w = group_width::<B>(p.l - r);
         let real = (p.l - r).min(w);
         if w == 1 {
-            Shake256::digest(b, &[&seed(r)], &mut buf[0][..zbytes]);
+            seed(r, &mut seed_buf.0[0]);
+            Shake256::digest(b, &[&seed_buf.0[0]], &mut buf[0][..zbytes]);
         } else {
             // A short group repeats its last seed in the padded lanes.
-            let seeds: [[u8; 66]; 8] = core::array::from_fn(|j| seed((r + j).min(p.l - 1)));
-            let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+            let seeds = seed_buf.fill(|j, s| seed((r + j).min(p.l - 1), s));
             squeeze_group::<B, SHAKE256_RATE>(
                 b,
                 w,
@@ -473,9 +502,9 @@ impl<'p, B: Backend> MaskStream<'p, B> {
         let first = self.first.wrapping_add(self.have as u16);
         // The stream has no end: a whole group of the width the backend prefers.
         let w = group_width::<B>(8);
-        let seed = |j: usize| seed_with_nonce(&self.rhopp, first.wrapping_add(j as u16));
-        let seeds: [[u8; 66]; 8] = core::array::from_fn(seed);
-        let seeds: [&[u8]; 8] = core::array::from_fn(|j| &seeds[j][..]);
+        let rhopp = &self.rhopp;
+        let mut seed_buf = Seeds::<66>::new();
+        let seeds = seed_buf.fill(|j, s| seed_with_nonce(rhopp, first.wrapping_add(j as u16), s));
         let mut outs = self.bytes.each_mut().map(|x| &mut x[..]);
         squeeze_group::<B, SHAKE256_RATE>(self.b, w, &seeds, &mut outs);
         self.first = first;
@@ -495,12 +524,21 @@ impl<B> Drop for MaskStream<'_, B> {
 /// from c~. Its loop depends on c~, which is public once the signature is released; for
 /// rejected iterations c is never output (as in the reference implementations).
 pub fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
+    let mut c = Poly::ZERO;
+    sample_in_ball_into(b, ctilde, tau, &mut c);
+    c
+}
+
+/// [`sample_in_ball`] into the caller's `c` (which the signer keeps in a buffer it wipes: c
+/// of a rejected attempt is secret). The sign bits are wiped before returning.
+pub fn sample_in_ball_into<B: Backend>(b: B, ctilde: &[u8], tau: usize, c: &mut Poly) {
     let mut xof = Shake256::new(b);
     xof.absorb(ctilde);
     let mut s = [0u8; 8];
     xof.squeeze(&mut s);
     let mut signs = u64::from_le_bytes(s);
-    let mut c = Poly::ZERO;
+    zeroize::Zeroize::zeroize(&mut s);
+    *c = Poly::ZERO;
     for i in N - tau..N {
         let j = loop {
             let mut byte = [0u8];
@@ -513,7 +551,7 @@ pub fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
         c.coeffs[j] = 1 - 2 * (signs & 1) as i32;
         signs >>= 1;
     }
-    c
+    zeroize::Zeroize::zeroize(&mut signs);
 }
 
 #[cfg(test)]

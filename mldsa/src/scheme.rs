@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
-use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball};
+use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball, sample_in_ball_into};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The cap on Sign_internal's rejection loop. FIPS 204 Appendix C (Table 3) allows a cap no
@@ -147,14 +147,13 @@ pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Resu
     }
 }
 
-/// pkDecode (FIPS 204 Alg. 23). Every byte string of the right length is a valid key.
-fn unpack_pk<B: Backend>(b: B, p: &Params, pk: &[u8], t1: &mut [Poly]) -> Result<[u8; 32], Error> {
+/// pkDecode (FIPS 204 Alg. 23) of rho; every byte string of the right length is a valid
+/// key. The rows of t1 are decoded one at a time where they are used ([`pk_t1_row`]), so
+/// Verify holds one row, not k.
+fn unpack_pk_rho(p: &Params, pk: &[u8]) -> Result<[u8; 32], Error> {
     check_len("public key", p.pk_bytes(), pk.len())?;
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&pk[..SEED_BYTES]);
-    for (i, chunk) in pk[SEED_BYTES..].chunks_exact(POLY_T1_BYTES).enumerate() {
-        Checked(b).unpack_t1(&mut t1[i], chunk);
-    }
     Ok(rho)
 }
 
@@ -255,20 +254,18 @@ pub(crate) fn compute_tr<B: Backend>(b: B, pk: &[u8]) -> [u8; 64] {
     tr
 }
 
-/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6), row by row:
-/// `row(r, t1_r, t0_r)` receives each row as it is computed. A-hat's rows are sampled as
-/// they are needed (line 3 of Alg. 6 interleaved with line 5).
+/// t = NTT^-1(A-hat * NTT(s1)) + s2, split by Power2Round (Alg. 6 lines 5-6), row by row,
+/// from `s1hat` = NTT(s1): `row(r, t1_r, t0_r)` receives each row as it is computed. A-hat's
+/// rows are sampled as they are needed (line 3 of Alg. 6 interleaved with line 5).
 fn compute_t<B: Backend>(
     b: B,
     p: &Params,
     rho: &[u8; 32],
-    s1: &[Poly],
+    s1hat: &[Poly],
     s2: &[Poly],
     mut row: impl FnMut(usize, &Poly, &Poly),
 ) {
     let kb = Checked(b);
-    let mut s1hat = Polys::<L_MAX>::copy_of_slice(&s1[..p.l]);
-    s1hat[..p.l].iter_mut().for_each(|x| kb.ntt(x));
     let mut t = Polys::<3>::zero(3);
     crate::sample::matrix_rows!(rows, b, p, rho);
     for (r, s2r) in s2[..p.k].iter().enumerate() {
@@ -283,7 +280,7 @@ fn compute_t<B: Backend>(
     }
 }
 
-/// Where pkEncode (FIPS 204 Alg. 22) puts row `r` of t1.
+/// Where pkEncode (FIPS 204 Alg. 22) puts row `r` of t1 (and pkDecode, Alg. 23, finds it).
 fn pk_t1_row(pk: &mut [u8], r: usize) -> &mut [u8] {
     &mut pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES]
 }
@@ -325,6 +322,8 @@ pub(crate) fn keygen_internal<B: Backend>(
     for (i, s) in s2[..p.k].iter().enumerate() {
         kb.pack_eta(p.eta, &mut sk[s2_at + i * eb..][..eb], s);
     }
+    // s1 is encoded: NTT(s1) in its place (no second buffer on the stack).
+    s1[..p.l].iter_mut().for_each(|x| kb.ntt(x));
     compute_t(b, p, &rho, &s1[..], &s2[..], |r, t1, t0| {
         kb.pack_t1(pk_t1_row(pk, r), t1);
         kb.pack_t0(&mut sk[t0_at + r * POLY_T0_BYTES..][..POLY_T0_BYTES], t0);
@@ -345,19 +344,14 @@ pub(crate) fn public_from_secret<B: Backend>(
     pk[..SEED_BYTES].copy_from_slice(&parts.rho);
     // Constant-time comparison of t0 (secret) and tr.
     let mut diff = 0i32;
-    compute_t(
-        b,
-        p,
-        &parts.rho,
-        &parts.s1[..],
-        &parts.s2[..],
-        |r, t1, t0| {
-            kb.pack_t1(pk_t1_row(pk, r), t1);
-            for (x, y) in t0.coeffs.iter().zip(&parts.t0[r].coeffs) {
-                diff |= x ^ y;
-            }
-        },
-    );
+    let mut s1hat = parts.s1.clone();
+    s1hat[..p.l].iter_mut().for_each(|x| kb.ntt(x));
+    compute_t(b, p, &parts.rho, &s1hat[..], &parts.s2[..], |r, t1, t0| {
+        kb.pack_t1(pk_t1_row(pk, r), t1);
+        for (x, y) in t0.coeffs.iter().zip(&parts.t0[r].coeffs) {
+            diff |= x ^ y;
+        }
+    });
     let tr = compute_tr(b, pk);
     for (x, y) in tr.iter().zip(&parts.tr) {
         diff |= i32::from(x ^ y);
@@ -399,10 +393,11 @@ pub(crate) fn sign_mu<B: Backend>(
     let mut z = Polys::<L_MAX>::zero(l);
     let mut w1 = Polys::<K_MAX>::zero(k);
     let mut w0 = Polys::<K_MAX>::zero(k);
-    let mut h = Polys::<K_MAX>::zero(k);
     let mut tmp = Zeroizing::new(Poly::ZERO);
     let mut w1_packed = SecretBytes::<W1_MAX_BYTES>::zero();
-    let mut ctilde = [0u8; 64];
+    // c~ and c of a rejected attempt are secret (they depend on y): wiped on drop.
+    let mut ctilde = SecretBytes::<64>::zero();
+    let mut chat = Zeroizing::new(Poly::ZERO);
     let cb = p.ctilde_bytes();
     let w1b = g2.poly_w1_bytes();
     // Line 10 (kappa = 0) and line 31 (kappa += l): the attempts read y from one stream of
@@ -426,7 +421,7 @@ pub(crate) fn sign_mu<B: Backend>(
         }
         // Lines 15-16: c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
         Shake256::digest(b, &[mu, &w1_packed[..k * w1b]], &mut ctilde[..cb]);
-        let mut chat = sample_in_ball(b, &ctilde[..cb], p.tau);
+        sample_in_ball_into(b, &ctilde[..cb], p.tau, &mut chat);
         kb.ntt(&mut chat);
 
         // Lines 18-23: z = y + c s1, reject if ||z|| >= gamma1 - beta.
@@ -450,7 +445,9 @@ pub(crate) fn sign_mu<B: Backend>(
             }
         }
         // Lines 25-28: ct0, reject if ||ct0|| >= gamma2; h = MakeHint(-ct0, w - cs2 + ct0),
-        // reject if more than omega ones.
+        // reject if more than omega ones. h[i] goes to w1[i]'s buffer once w1[i] is used
+        // (w1 was packed above and the next attempt recomputes it): one polynomial vector
+        // less on the stack.
         let mut ones = 0;
         for i in 0..k {
             kb.pointwise_montgomery(&mut tmp, &chat, &t0hat[i]);
@@ -460,11 +457,13 @@ pub(crate) fn sign_mu<B: Backend>(
                 continue 'attempt;
             }
             kb.add(&mut w0[i], &tmp);
-            ones += kb.make_hint(g2, &mut h[i], &w0[i], &w1[i]);
+            ones += kb.make_hint(g2, &mut tmp, &w0[i], &w1[i]);
+            w1[i] = *tmp;
         }
         if ones > p.omega {
             continue 'attempt;
         }
+        let h = &w1;
         pack_sig(b, p, &ctilde[..cb], &z[..l], &h[..k], sig);
         return Ok(());
     }
@@ -480,8 +479,7 @@ pub(crate) fn verify_mu<B: Backend>(
     sig: &[u8],
 ) -> Result<(), Error> {
     let kb = Checked(b);
-    let mut t1 = [Poly::ZERO; K_MAX];
-    let rho = unpack_pk(b, p, pk, &mut t1)?;
+    let rho = unpack_pk_rho(p, pk)?;
     let mut z = [Poly::ZERO; L_MAX];
     let mut h = [Poly::ZERO; K_MAX];
     unpack_sig(b, p, sig, &mut z, &mut h)?;
@@ -500,12 +498,17 @@ pub(crate) fn verify_mu<B: Backend>(
     let mut w = Poly::ZERO;
     let mut ct1 = Poly::ZERO;
     let mut w1 = Poly::ZERO;
+    let mut t1 = Poly::ZERO;
     for r in 0..p.k {
         let row = rows.next_row().expect("k rows");
         kb.pointwise_acc_montgomery(&mut w, row, &z[..p.l]);
-        kb.shiftl(&mut t1[r]);
-        kb.ntt(&mut t1[r]);
-        kb.pointwise_montgomery(&mut ct1, &chat, &t1[r]);
+        kb.unpack_t1(
+            &mut t1,
+            &pk[SEED_BYTES + r * POLY_T1_BYTES..][..POLY_T1_BYTES],
+        );
+        kb.shiftl(&mut t1);
+        kb.ntt(&mut t1);
+        kb.pointwise_montgomery(&mut ct1, &chat, &t1);
         kb.sub(&mut w, &ct1);
         kb.reduce(&mut w);
         kb.invntt_tomont(&mut w);

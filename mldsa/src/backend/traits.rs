@@ -60,8 +60,8 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
     /// `states[4 * i + j]`.
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         // Four calls of the one-way permutation (de-interleaving).
+        let mut s = [0u64; 25];
         for j in 0..4 {
-            let mut s = [0u64; 25];
             for (i, lane) in s.iter_mut().enumerate() {
                 *lane = states[4 * i + j];
             }
@@ -70,6 +70,8 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
                 states[4 * i + j] = *lane;
             }
         }
+        // The states may be secret (ExpandS, ExpandMask): no copy is left behind.
+        zeroize::Zeroize::zeroize(&mut s[..]);
     }
 
     /// Two independent 4-way permutations ([`Backend::keccak_f1600_x4`] on each): a backend
