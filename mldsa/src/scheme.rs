@@ -365,7 +365,8 @@ pub(crate) fn public_from_secret<B: Backend>(
     for (x, y) in tr.iter().zip(&parts.tr) {
         diff |= i32::from(x ^ y);
     }
-    if diff == 0 {
+    // Declassified: whether the key is consistent (the only bit this check reveals).
+    if ct::declassify(diff == 0) {
         Ok(())
     } else {
         Err(Error::SecretKeyInconsistent)
