@@ -109,6 +109,9 @@ cli() {
     check_missing_value bash scripts/compare-transcripts.sh --expect
     check_missing_value bash scripts/report-fuzz-failure.sh --repo
     check_missing_value bash scripts/report-fuzz-failure.sh --run-url
+    for o in --backend --keys --sigs; do
+        check_missing_value bash scripts/ct-valgrind.sh "$o"
+    done
     return "$cli_errors"
 }
 run script-cli cli

@@ -25,6 +25,7 @@ extern crate std;
 
 mod api;
 pub mod backend;
+pub mod ct;
 mod error;
 pub mod keccak;
 pub mod params;

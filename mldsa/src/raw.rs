@@ -23,9 +23,22 @@ pub fn keygen_internal(
     sk: &mut [u8],
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
+    with_backend!(any, |b| keygen_internal_with(b, p, xi, pk, sk))
+}
+
+/// [`keygen_internal`] on a backend value of any type: for a [`Backend`] defined outside
+/// this crate (a test's wrapper around a kernel, as the constant-time test's deliberately
+/// branchy one). A token of this crate's backends already proves its CPU features.
+pub fn keygen_internal_with<B: Backend>(
+    b: B,
+    p: &Params,
+    xi: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> Result<(), Error> {
     check_len("public key buffer", p.pk_bytes(), pk.len())?;
     check_len("secret key buffer", p.sk_bytes(), sk.len())?;
-    with_backend!(any, |b| b.run(|| scheme::keygen_internal(b, p, xi, pk, sk)));
+    b.run(|| scheme::keygen_internal(b, p, xi, pk, sk));
     Ok(())
 }
 
@@ -39,15 +52,20 @@ pub fn sign_internal(
     sig: &mut [u8],
 ) -> Result<(), Error> {
     let any = AnyBackend::new(backend)?;
+    with_backend!(any, |b| sign_internal_with(b, p, sk, m_prime, rnd, sig))
+}
+
+/// [`sign_internal`] on a backend value of any type (see [`keygen_internal_with`]).
+pub fn sign_internal_with<B: Backend>(
+    b: B,
+    p: &Params,
+    sk: &[u8],
+    m_prime: &[&[u8]],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<(), Error> {
     check_len("signature buffer", p.sig_bytes(), sig.len())?;
-    with_backend!(any, |b| sign_on(
-        b,
-        p,
-        sk,
-        Mu::FromMPrime(m_prime),
-        rnd,
-        sig
-    ))
+    sign_on(b, p, sk, Mu::FromMPrime(m_prime), rnd, sig)
 }
 
 /// Sign_internal given mu directly (the "external mu" interface).

@@ -3,6 +3,7 @@
 //! Nothing here allocates.
 
 use crate::backend::{Backend, Checked};
+use crate::ct;
 use crate::error::Error;
 use crate::keccak::Shake256;
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
@@ -192,7 +193,8 @@ pub(crate) fn unpack_sk_into<B: Backend>(
     for (i, c) in t0b.chunks_exact(POLY_T0_BYTES).enumerate() {
         Checked(b).unpack_t0(&mut parts.t0[i], c);
     }
-    if ok {
+    // Declassified: whether the key is well formed (the only bit this check reveals).
+    if ct::declassify(ok) {
         Ok(())
     } else {
         Err(Error::SecretKeyOutOfRange)
@@ -305,7 +307,8 @@ pub(crate) fn keygen_internal<B: Backend>(
     let kb = Checked(b);
     let mut seeds = SecretBytes::<128>::zero();
     Shake256::digest(b, &[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
-    let rho: [u8; 32] = seeds[..32].try_into().expect("32 bytes");
+    // Declassified: rho is the start of the public key.
+    let rho: [u8; 32] = ct::declassify(seeds[..32].try_into().expect("32 bytes"));
     let rhoprime: &[u8; 64] = seeds[32..96].try_into().expect("64 bytes");
     let mut s1 = Polys::<L_MAX>::zero(p.l);
     let mut s2 = Polys::<K_MAX>::zero(p.k);
@@ -356,7 +359,8 @@ pub(crate) fn public_from_secret<B: Backend>(
     for (x, y) in tr.iter().zip(&parts.tr) {
         diff |= i32::from(x ^ y);
     }
-    if diff == 0 {
+    // Declassified: whether the key is consistent (the only bit this check reveals).
+    if ct::declassify(diff == 0) {
         Ok(())
     } else {
         Err(Error::SecretKeyInconsistent)
@@ -421,6 +425,10 @@ pub(crate) fn sign_mu<B: Backend>(
         }
         // Lines 15-16: c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
         Shake256::digest(b, &[mu, &w1_packed[..k * w1b]], &mut ctilde[..cb]);
+        // Declassified: c~, which SampleInBall branches on. It is released with the
+        // signature; that of a rejected attempt is never output, but SampleInBall's timing
+        // reveals it (as in the reference implementations).
+        ct::declassify_in_place(&mut ctilde[..cb]);
         sample_in_ball_into(b, &ctilde[..cb], p.tau, &mut chat);
         kb.ntt(&mut chat);
 
@@ -430,7 +438,9 @@ pub(crate) fn sign_mu<B: Backend>(
             kb.invntt_tomont(&mut z[i]);
             kb.add(&mut z[i], &y[i]);
             kb.reduce(&mut z[i]);
-            if kb.chknorm(&z[i], p.gamma1.value() - p.beta) {
+            // Declassified: the rejection verdict (each coefficient's bound check is
+            // independent of the secret; which polynomial failed is no more than that).
+            if ct::declassify(kb.chknorm(&z[i], p.gamma1.value() - p.beta)) {
                 continue 'attempt;
             }
         }
@@ -440,7 +450,8 @@ pub(crate) fn sign_mu<B: Backend>(
             kb.invntt_tomont(&mut tmp);
             kb.sub(&mut w0[i], &tmp);
             kb.reduce(&mut w0[i]);
-            if kb.chknorm(&w0[i], g2.value() - p.beta) {
+            // Declassified: the rejection verdict.
+            if ct::declassify(kb.chknorm(&w0[i], g2.value() - p.beta)) {
                 continue 'attempt;
             }
         }
@@ -453,17 +464,22 @@ pub(crate) fn sign_mu<B: Backend>(
             kb.pointwise_montgomery(&mut tmp, &chat, &t0hat[i]);
             kb.invntt_tomont(&mut tmp);
             kb.reduce(&mut tmp);
-            if kb.chknorm(&tmp, g2.value()) {
+            // Declassified: the rejection verdict.
+            if ct::declassify(kb.chknorm(&tmp, g2.value())) {
                 continue 'attempt;
             }
             kb.add(&mut w0[i], &tmp);
             ones += kb.make_hint(g2, &mut tmp, &w0[i], &w1[i]);
             w1[i] = *tmp;
         }
-        if ones > p.omega {
+        // Declassified: the verdict on the hint count (not the count itself).
+        if ct::declassify(ones > p.omega) {
             continue 'attempt;
         }
-        let h = &w1;
+        // Declassified: the hint of the accepted attempt, released in the signature
+        // (HintBitPack branches on it).
+        let h = &mut w1;
+        ct::declassify_in_place(&mut h[..k]);
         pack_sig(b, p, &ctilde[..cb], &z[..l], &h[..k], sig);
         return Ok(());
     }

@@ -139,8 +139,11 @@ pub(super) fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         // SAFETY: `dst` holds 8 i32; one unaligned 8-lane store.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_cvtepi8_epi32(v)) };
     };
-    // How many nibbles group g (bits 8g..8g + 8 of the mask) kept.
-    let kept = |mask: u32, g: u32| ((mask >> (8 * g)) & 0xff).count_ones() as usize;
+    // How many nibbles group g (bits 8g..8g + 8 of the mask) kept. Declassified: how many
+    // candidates of the group were accepted, which says nothing about the accepted values
+    // (FIPS 204 lets RejBoundedPoly's rejections show); the store index follows it.
+    let kept =
+        |mask: u32, g: u32| crate::ct::declassify(((mask >> (8 * g)) & 0xff).count_ones() as usize);
     let (mut n, mut pos) = (0, 0);
     while n + 32 <= out.len() && pos + 16 <= buf.len() {
         // SAFETY: pos + 16 <= buf.len(), unaligned load.

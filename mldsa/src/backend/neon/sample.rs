@@ -153,7 +153,9 @@ pub(super) fn rej_eta(eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         store4(out, n + 4, vmovl_high_s16(w0));
         store4(out, n + 8, vmovl_s16(vget_low_s16(w1)));
         store4(out, n + 12, vmovl_high_s16(w1));
-        n += usize::from(vaddvq_u8(vandq_u8(keep, one)));
+        // Declassified: how many of the 16 candidates were accepted, which says nothing
+        // about the accepted values (FIPS 204 lets RejBoundedPoly's rejections show).
+        n += usize::from(crate::ct::declassify(vaddvq_u8(vandq_u8(keep, one))));
         pos += 8;
     }
     n + kernels::rej_eta(eta, &mut out[n..], &buf[pos..])
