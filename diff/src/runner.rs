@@ -10,7 +10,16 @@ use crate::report::{Origin, Report};
 use crate::source::{ByteSource, RngSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
+
+/// Default time limit of one kernel case on one implementation.
+pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time limit of one end-to-end case on one implementation.
+pub const E2E_TIMEOUT: Duration = Duration::from_secs(60);
+/// Cases handed to an implementation's worker at a time.
+const CHUNK: usize = 256;
 
 /// Settings of one `check` run.
 #[derive(Clone, Debug)]
@@ -29,6 +38,12 @@ pub struct Config {
     pub max_reports: usize,
     /// Draw a progress line on stderr.
     pub progress: bool,
+    /// Time limit of one kernel case on one implementation ([`KERNEL_TIMEOUT`]): a call
+    /// that takes longer is reported as a hang, and the run goes on without that
+    /// implementation for the rest of that check.
+    pub kernel_timeout: Duration,
+    /// Time limit of one end-to-end case ([`E2E_TIMEOUT`]).
+    pub e2e_timeout: Duration,
 }
 
 /// One row of the result table.
@@ -58,6 +73,8 @@ pub struct Summary {
     /// Checks that no implementation besides the reference ran on this machine: nothing was
     /// compared for them (only the reference's contract bounds were checked).
     pub uncompared: Vec<String>,
+    /// Calls that did not return within the time limit: (check, implementation, case index).
+    pub hangs: Vec<(String, String, usize)>,
 }
 
 impl Summary {
@@ -67,8 +84,124 @@ impl Summary {
     }
 }
 
-/// Runs `config.checks` over `oracles` (the first is the reference).
-pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, String> {
+/// One implementation's answers to a chunk of cases, each with the time it took.
+type Answers = Vec<(Option<Output>, Duration)>;
+
+/// A persistent thread that runs one implementation's calls, so that a call that never
+/// returns can be abandoned while the run goes on. The calls of a chunk of cases run back to
+/// back; the thread publishes which case it is in and since when, and the run watches that
+/// while it waits (one wake-up per chunk, not per call).
+struct Worker {
+    jobs: mpsc::Sender<(Check, Arc<Vec<Case>>)>,
+    done: mpsc::Receiver<()>,
+    answers: Arc<Mutex<Answers>>,
+    /// (nanoseconds since `base` when the current call started) << 16 | case index within
+    /// the chunk; 0 when idle.
+    current: Arc<AtomicU64>,
+    base: Instant,
+}
+
+/// How a worker's chunk ended.
+enum Waited {
+    /// Every case answered.
+    Done(Answers),
+    /// Case `.1` did not return in time; `.0` holds the answers before it.
+    Hung(Answers, usize),
+}
+
+impl Worker {
+    fn spawn(oracle: Arc<dyn Oracle>) -> Result<Worker, String> {
+        let (jobs, job_rx) = mpsc::channel::<(Check, Arc<Vec<Case>>)>();
+        let (done_tx, done) = mpsc::channel();
+        let answers = Arc::new(Mutex::new(Vec::new()));
+        let current = Arc::new(AtomicU64::new(0));
+        let base = Instant::now();
+        let (a, cur) = (answers.clone(), current.clone());
+        std::thread::Builder::new()
+            .name(format!("mldsa-diff {}", oracle.name()))
+            .spawn(move || {
+                for (check, cases) in job_rx {
+                    for (i, case) in cases.iter().enumerate() {
+                        let t = Instant::now();
+                        let since = t.duration_since(base).as_nanos() as u64;
+                        cur.store((since.max(1) << 16) | i as u64, Ordering::Release);
+                        let out = run_caught(oracle.as_ref(), check, case);
+                        let took = t.elapsed();
+                        a.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((out, took));
+                    }
+                    cur.store(0, Ordering::Release);
+                    if done_tx.send(()).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+        Ok(Worker {
+            jobs,
+            done,
+            answers,
+            current,
+            base,
+        })
+    }
+
+    /// Runs `cases` and waits, giving each call at most `limit`.
+    fn run(&self, check: Check, cases: Arc<Vec<Case>>, limit: Duration) -> Waited {
+        let take = || std::mem::take(&mut *self.answers.lock().unwrap_or_else(|e| e.into_inner()));
+        if self.jobs.send((check, cases)).is_err() {
+            return Waited::Hung(take(), 0);
+        }
+        let poll = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(250));
+        loop {
+            match self.done.recv_timeout(poll) {
+                Ok(()) => return Waited::Done(take()),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let got = take();
+                    let at = got.len();
+                    return Waited::Hung(got, at);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let cur = self.current.load(Ordering::Acquire);
+                    if cur == 0 {
+                        continue;
+                    }
+                    let since = Duration::from_nanos(cur >> 16);
+                    if self.base.elapsed().saturating_sub(since) > limit {
+                        let at = (cur & 0xffff) as usize;
+                        let mut got = take();
+                        got.truncate(at);
+                        return Waited::Hung(got, at);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `oracle.run`, with a panic turned into a harness error (reported as a mismatch with its
+/// input, like any other wrong answer).
+fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| oracle.run(check, case)))
+        .unwrap_or_else(|e| {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Some(Output {
+                verdict: crate::model::Verdict::Error(format!("harness: panicked: {msg}")),
+                ..Output::default()
+            })
+        })
+}
+
+/// Runs `config.checks` over `oracles` (the first is the reference). Each implementation
+/// runs on a worker thread of its own; a call that exceeds the case time limit is written
+/// as a hang report, counted as a mismatch, and that implementation sits out the rest of
+/// that check (its stuck thread is abandoned; a new one serves the next check).
+pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
     let reference = oracles.first().ok_or("no implementations")?;
     if oracles.iter().any(|o| o.is_c()) {
         crate::rng::require_scripting()?;
@@ -88,11 +221,12 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
     let mut done = 0usize;
     let started = Instant::now();
     let mut last_draw = Instant::now();
+    let mut workers: Vec<Option<Worker>> = oracles.iter().map(|_| None).collect();
     for &check in &config.checks {
-        let n = if check.is_end_to_end() {
-            config.e2e_cases
+        let (n, limit) = if check.is_end_to_end() {
+            (config.e2e_cases, config.e2e_timeout)
         } else {
-            config.cases
+            (config.cases, config.kernel_timeout)
         };
         let mut src = RngSource::for_check(config.seed, &check.name());
         let mut rows: Vec<Row> = oracles
@@ -106,60 +240,129 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
             })
             .collect();
         let mut reports_left = vec![config.max_reports; oracles.len()];
-        for index in 0..n {
-            let case = generate(check, index, &mut src)
-                .map_err(|_| "the RNG source cannot run out".to_string())?;
-            let mut outputs: Vec<Option<Output>> = Vec::with_capacity(oracles.len());
-            for (o, row) in oracles.iter().zip(rows.iter_mut()) {
-                let t = Instant::now();
-                let out = o.run(check, &case);
-                row.time += t.elapsed();
-                if out.is_some() {
-                    row.cases += 1;
-                }
-                outputs.push(out);
+        // Implementations that hung on this check sit out the rest of it.
+        let mut hung = vec![false; oracles.len()];
+        // End-to-end cases take milliseconds: smaller chunks keep the progress line moving.
+        let chunk = if check.is_end_to_end() { 8 } else { CHUNK };
+        let mut first = 0;
+        while first < n && !hung[0] {
+            let mut cases = Vec::with_capacity(chunk.min(n - first));
+            for index in first..(first + chunk).min(n) {
+                cases.push(
+                    generate(check, index, &mut src)
+                        .map_err(|_| "the RNG source cannot run out".to_string())?,
+                );
             }
-            let ref_out = outputs[0]
-                .clone()
-                .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
+            let mut cases = Arc::new(cases);
+            let mut outputs: Vec<Vec<Option<Output>>> = Vec::with_capacity(oracles.len());
             for (i, o) in oracles.iter().enumerate() {
-                let Some(out) = &outputs[i] else { continue };
-                let whose = Whose {
-                    name: o.name(),
-                    is_c: o.is_c(),
-                    is_reference: i == 0,
-                };
-                let Some(j) = judge(check, whose, &case, (reference.name(), &ref_out), out) else {
+                if hung[i] {
+                    outputs.push(vec![None; cases.len()]);
                     continue;
-                };
-                rows[i].mismatches += 1;
-                if rows[i].mismatches == 1 {
-                    summary.first_mismatches.push((
-                        check.name(),
-                        o.name().to_string(),
-                        j.difference.clone(),
-                        index,
-                    ));
                 }
-                if reports_left[i] > 0 {
-                    reports_left[i] -= 1;
-                    let origin = Origin::Run {
-                        seed: config.seed,
-                        index,
-                        dir: &config.report_dir,
+                let w = match &mut workers[i] {
+                    Some(w) => w,
+                    slot => slot.insert(Worker::spawn(o.clone())?),
+                };
+                let answers = match w.run(check, cases.clone(), limit) {
+                    Waited::Done(a) => a,
+                    Waited::Hung(a, at) => {
+                        // Abandon the stuck thread; the next check gets a new one.
+                        workers[i] = None;
+                        hung[i] = true;
+                        let index = first + at;
+                        rows[i].cases += 1;
+                        rows[i].mismatches += 1;
+                        let reference_out = outputs
+                            .first()
+                            .and_then(|r| r.get(at).cloned().flatten())
+                            .unwrap_or_default();
+                        let r = Report::hang(
+                            check,
+                            &cases[at],
+                            (reference.name(), &reference_out),
+                            o.name(),
+                            limit,
+                            &Origin::Run {
+                                seed: config.seed,
+                                index,
+                                dir: &config.report_dir,
+                            },
+                        );
+                        summary.first_mismatches.push((
+                            check.name(),
+                            o.name().to_string(),
+                            r.first_difference.clone(),
+                            index,
+                        ));
+                        summary
+                            .hangs
+                            .push((check.name(), o.name().to_string(), index));
+                        summary.reports.push(r.write_into(&config.report_dir)?);
+                        if i == 0 {
+                            // Without the reference, only the cases before the hang compare.
+                            cases = Arc::new(cases[..at].to_vec());
+                        }
+                        a
+                    }
+                };
+                let mut outs = Vec::with_capacity(cases.len());
+                for (out, took) in answers {
+                    rows[i].time += took;
+                    if out.is_some() {
+                        rows[i].cases += 1;
+                    }
+                    outs.push(out);
+                }
+                outs.resize(cases.len(), None);
+                outputs.push(outs);
+            }
+            for (k, case) in cases.iter().enumerate() {
+                let index = first + k;
+                let ref_out = outputs[0][k]
+                    .clone()
+                    .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
+                for (i, o) in oracles.iter().enumerate() {
+                    let Some(out) = &outputs[i][k] else { continue };
+                    let whose = Whose {
+                        name: o.name(),
+                        is_c: o.is_c(),
+                        is_reference: i == 0,
                     };
-                    let r = Report::new(
-                        check,
-                        &case,
-                        (&j.expected_from, &j.expected),
-                        (o.name(), out),
-                        &j.difference,
-                        &origin,
-                    );
-                    summary.reports.push(r.write_into(&config.report_dir)?);
+                    let Some(j) = judge(check, whose, case, (reference.name(), &ref_out), out)
+                    else {
+                        continue;
+                    };
+                    rows[i].mismatches += 1;
+                    if rows[i].mismatches == 1 {
+                        summary.first_mismatches.push((
+                            check.name(),
+                            o.name().to_string(),
+                            j.difference.clone(),
+                            index,
+                        ));
+                    }
+                    if reports_left[i] > 0 {
+                        reports_left[i] -= 1;
+                        let origin = Origin::Run {
+                            seed: config.seed,
+                            index,
+                            dir: &config.report_dir,
+                        };
+                        let r = Report::new(
+                            check,
+                            case,
+                            (&j.expected_from, &j.expected),
+                            (o.name(), out),
+                            &j.difference,
+                            &origin,
+                        );
+                        summary.reports.push(r.write_into(&config.report_dir)?);
+                    }
                 }
             }
-            done += 1;
+            done += cases.len();
+            first += chunk;
             if config.progress && last_draw.elapsed() > Duration::from_millis(200) {
                 last_draw = Instant::now();
                 let pct = done * 100 / total.max(1);
@@ -268,12 +471,12 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
 }
 
 /// Runs one input through every implementation (after checking C scripting works).
-pub fn replay(
+pub fn replay<O: AsRef<dyn Oracle>>(
     check: Check,
     case: &Case,
-    oracles: &[Box<dyn Oracle>],
+    oracles: &[O],
 ) -> Result<Vec<ReplayRow>, String> {
-    if oracles.iter().any(|o| o.is_c()) {
+    if oracles.iter().any(|o| o.as_ref().is_c()) {
         crate::rng::require_scripting()?;
     }
     let rows = compare_all(check, case, oracles);
@@ -285,8 +488,15 @@ pub fn replay(
 
 /// Runs one input through every implementation and judges each output against the
 /// reference (the first oracle); the caller has checked that C scripting works.
-pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Vec<ReplayRow> {
-    let outs: Vec<Option<Output>> = oracles.iter().map(|o| o.run(check, case)).collect();
+pub fn compare_all<O: AsRef<dyn Oracle>>(
+    check: Check,
+    case: &Case,
+    oracles: &[O],
+) -> Vec<ReplayRow> {
+    let outs: Vec<Option<Output>> = oracles
+        .iter()
+        .map(|o| o.as_ref().run(check, case))
+        .collect();
     let none = Output::default();
     let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
     let differences: Vec<Option<Difference>> = oracles
@@ -294,6 +504,7 @@ pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Ve
         .zip(&outs)
         .enumerate()
         .map(|(i, (o, out))| {
+            let o = o.as_ref();
             let out = out.as_ref()?;
             let whose = Whose {
                 name: o.name(),
@@ -308,7 +519,7 @@ pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Ve
         .zip(outs)
         .zip(differences)
         .map(|((o, output), difference)| ReplayRow {
-            implementation: o.name(),
+            implementation: o.as_ref().name(),
             output,
             difference,
         })

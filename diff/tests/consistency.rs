@@ -41,10 +41,7 @@ const NOT_CHECKED: &[(&str, &str)] = &[
 ];
 
 /// Trait methods without a mldsa-diff check of their own, and why.
-const NO_CHECK: &[(&str, &str)] = &[(
-    "run",
-    "not a kernel: every end-to-end check runs inside it",
-)];
+const NO_CHECK: &[(&str, &str)] = &[("run", "not a kernel: every end-to-end check runs inside it")];
 
 /// Kernels whose contract is not a coefficient-bounds `Contract` in contract.rs, and why.
 const NO_BOUNDS_CONTRACT: &[(&str, &str)] = &[
@@ -80,7 +77,10 @@ fn every_kernel_has_a_contract_a_checked_wrapper_and_a_check() {
         (NO_BOUNDS_CONTRACT, "NO_BOUNDS_CONTRACT"),
     ] {
         for (name, reason) in list {
-            assert!(methods.contains(*name), "{what} lists {name}, not a trait method");
+            assert!(
+                methods.contains(*name),
+                "{what} lists {name}, not a trait method"
+            );
             assert!(!reason.is_empty());
         }
     }
@@ -99,13 +99,18 @@ fn every_kernel_has_a_contract_a_checked_wrapper_and_a_check() {
         }
         let bounded = exercising.iter().any(|c| c.contract().is_some());
         if !bounded && !listed(NO_BOUNDS_CONTRACT, m) {
-            problems.push(format!("{m}: no check draws it from a contract in contract.rs"));
+            problems.push(format!(
+                "{m}: no check draws it from a contract in contract.rs"
+            ));
         }
     }
     for c in &checks {
         for k in c.def.kernels {
             if !methods.contains(*k) {
-                problems.push(format!("check {} names {k}, not a Backend method", c.name()));
+                problems.push(format!(
+                    "check {} names {k}, not a Backend method",
+                    c.name()
+                ));
             }
         }
     }

@@ -66,6 +66,12 @@ enum Command {
         /// error if one is missing. Default: the MLDSA_REQUIRE_BACKENDS environment variable.
         #[arg(long)]
         require_backends: Option<String>,
+        /// Time limit of one case on one implementation, in seconds (default: 10 for kernel
+        /// checks, 60 for end-to-end checks). A call that takes longer is written as a hang
+        /// report and counted as a mismatch; the run goes on without that implementation for
+        /// the rest of that check.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        case_timeout_secs: Option<u64>,
     },
     /// Run reports or raw fuzz inputs through every implementation available here.
     Replay {
@@ -195,6 +201,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             junit_out,
             require_backends,
+            case_timeout_secs,
         } => check(
             Config {
                 cases,
@@ -204,6 +211,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 report_dir,
                 max_reports: 3,
                 progress: !no_progress && std::io::stderr().is_terminal(),
+                kernel_timeout: case_timeout_secs
+                    .map_or(runner::KERNEL_TIMEOUT, std::time::Duration::from_secs),
+                e2e_timeout: case_timeout_secs
+                    .map_or(runner::E2E_TIMEOUT, std::time::Duration::from_secs),
             },
             &implementations,
             Output {
@@ -312,6 +323,8 @@ fn check(config: Config, implementations: &[String], output: Output) -> Result<E
     if let Some(r) = required.iter().find(|r| !names.contains(&r.as_str())) {
         return Err(format!("{r} is required but --impl leaves it out"));
     }
+    let oracles: Vec<std::sync::Arc<dyn Oracle>> =
+        oracles.into_iter().map(std::sync::Arc::from).collect();
     let summary = runner::run(&config, &oracles)?;
     mldsa_diff::ci::github(&summary, names[0])?;
     if let Some(path) = &output.junit_out {
@@ -354,6 +367,11 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         seconds,
         summary.mismatches()
     );
+    for (check, imp, index) in &summary.hangs {
+        println!(
+            "HANG {check} {imp} case {index}: no answer within the time limit; {imp} sat out the rest of {check}"
+        );
+    }
     for (check, imp, d, index) in &summary.first_mismatches {
         println!(
             "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",

@@ -12,6 +12,7 @@
 pub mod arith;
 pub mod def;
 pub mod e2e;
+pub mod guard;
 pub mod inputs;
 pub mod keccak;
 pub mod packing;

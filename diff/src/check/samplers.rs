@@ -2,6 +2,7 @@
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
 use super::def::{Check, Def, Family, GenFn, Over, RustFn, Variant, no_polys};
+use super::guard::{Guarded, GuardedI32, checked};
 use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out, to_vecs};
 use crate::model::{Case, Output};
 use crate::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
@@ -124,9 +125,13 @@ pub(super) static REJ_UNIFORM: Def = Def {
             if buf.len() % 3 != 0 || buf.len() > REJ_UNIFORM_MAX {
                 return None;
             }
-            let mut v = [0i32; N];
-            let n = b.rej_uniform(&mut v, buf);
-            Some(values_out(&v, n))
+            let mut v = GuardedI32::zeroed(N);
+            let n = b.rej_uniform(v.out(), buf);
+            Some(checked(
+                "rej_uniform",
+                &[v.violation()],
+                values_out(v.values(), n),
+            ))
         },
         |c, check, case| {
             let buf = bytes_of_len(&case.bytes, AVX2_REJ_UNIFORM_BUFLEN)?;
@@ -173,9 +178,13 @@ pub(super) static REJ_ETA: Def = Def {
             if case.bytes.len() > REJ_ETA_MAX {
                 return None;
             }
-            let mut v = [0i32; N];
-            let n = b.rej_eta(eta(check.variant), &mut v, &case.bytes);
-            Some(values_out(&v, n))
+            let mut v = GuardedI32::zeroed(N);
+            let n = b.rej_eta(eta(check.variant), v.out(), &case.bytes);
+            Some(checked(
+                "rej_eta",
+                &[v.violation()],
+                values_out(v.values(), n),
+            ))
         },
         |c, check, case| {
             let t = c.table(&check.params());
@@ -223,9 +232,9 @@ pub(super) static POLY_UNIFORM: Def = sampler(
     |_| "rho (32) || nonce (2) -> RejNTTPoly, [0, q); exact".to_string(),
     |_, index, edge, src| gen_seed(RHO_NONCE, index, edge, src),
     |b, _, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform(&bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform(&bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked("poly_uniform", &[a.violation()], polys_out(&[a.v])))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHO_NONCE)?;
@@ -247,9 +256,13 @@ pub(super) static POLY_UNIFORM_ETA: Def = sampler(
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
     |b, check, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform_eta(eta(check.variant), &bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform_eta(eta(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked(
+            "poly_uniform_eta",
+            &[a.violation()],
+            polys_out(&[a.v]),
+        ))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
@@ -271,9 +284,13 @@ pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
     |b, check, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform_gamma1(gamma1(check.variant), &bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform_gamma1(gamma1(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked(
+            "poly_uniform_gamma1",
+            &[a.violation()],
+            polys_out(&[a.v]),
+        ))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
@@ -338,8 +355,12 @@ pub(super) static EXPAND_A: Def = sampler(
     },
     |b, check, case| {
         let p = check.params();
-        let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
-        b.expand_a(&p, &bytes_array(&case.bytes)?, &mut mat);
+        let mut g = Guarded::new([[Poly::ZERO; L_MAX]; K_MAX]);
+        b.expand_a(&p, &bytes_array(&case.bytes)?, &mut g.v);
+        if let Some(v) = g.violation() {
+            return Some(v.output("expand_a"));
+        }
+        let mut mat = g.v;
         mat.iter_mut()
             .flat_map(|row| row.iter_mut())
             .for_each(|a| b.ntt_order_to_canonical(a));

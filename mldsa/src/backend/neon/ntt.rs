@@ -288,6 +288,9 @@ mod tests {
             len <<= 1;
         }
         let q = i64::from(Q);
-        assert_eq!(i64::from(F) * 256 % q, crate::backend::field::MONT * crate::backend::field::MONT % q);
+        assert_eq!(
+            i64::from(F) * 256 % q,
+            crate::backend::field::MONT * crate::backend::field::MONT % q
+        );
     }
 }
