@@ -441,8 +441,12 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
                 .map_err(|e| format!("{}: malformed report: {e}", path.display()))?;
             return Ok((check, report.input));
         }
-        Err(e) if is_json_name => {
-            return Err(format!("{}: not a mismatch report: {e}", path.display()));
+        Err(e) if is_json_name || looks_like_json(&data) => {
+            return Err(format!(
+                "{}: not a valid mismatch report: {e} (a file that is JSON text is read as a \
+                 report, never as a raw fuzz input)",
+                path.display()
+            ));
         }
         Err(_) => {}
     }
@@ -468,6 +472,12 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
         )
     })?;
     Ok((check, case))
+}
+
+/// Whether `data` is text that starts like a JSON object (a report, perhaps truncated),
+/// rather than raw fuzz bytes (which are almost never valid UTF-8 for long).
+fn looks_like_json(data: &[u8]) -> bool {
+    std::str::from_utf8(data).is_ok_and(|t| t.trim_start().starts_with('{'))
 }
 
 /// Runs one input through every implementation (after checking C scripting works).

@@ -135,16 +135,16 @@ fn c_unary(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     polys_in(case, 1)?;
     match check.def.name {
         "ntt" => {
-            t.ntt(&mut a);
+            t.ntt(&mut a)?;
             a = c.to_canonical(&a);
         }
         "invntt_tomont" => {
             a = c.to_own_order(&a);
-            t.invntt_tomont(&mut a);
+            t.invntt_tomont(&mut a)?;
         }
-        "reduce" => t.reduce(&mut a),
-        "caddq" => t.caddq(&mut a),
-        _ => t.shiftl(&mut a),
+        "reduce" => t.reduce(&mut a)?,
+        "caddq" => t.caddq(&mut a)?,
+        _ => t.shiftl(&mut a)?,
     }
     Some(polys_out(&[a]))
 }
@@ -207,7 +207,7 @@ pub(super) static POINTWISE: Def = Def {
             let v = polys_in(case, 2)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .pointwise(&v[0], &v[1])]))
+                .pointwise(&v[0], &v[1])?]))
         },
     )
 };
@@ -234,7 +234,7 @@ pub(super) static POINTWISE_ACC: Def = Def {
             let v = polys_in(case, 2 * l)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .pointwise_acc(&v[..l], &v[l..])]))
+                .pointwise_acc(&v[..l], &v[l..])?]))
         },
     )
 };
@@ -256,9 +256,9 @@ fn c_add_sub(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let v = polys_in(case, 2)?;
     let t = c.table(&check.params());
     Some(polys_out(&[if check.def.name == "add" {
-        t.add(&v[0], &v[1])
+        t.add(&v[0], &v[1])?
     } else {
-        t.sub(&v[0], &v[1])
+        t.sub(&v[0], &v[1])?
     }]))
 }
 pub(super) static ADD: Def = Def {
@@ -297,8 +297,8 @@ fn c_split(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     polys_in(case, 1)?;
     let t = c.table(&check.params());
     let (x, y) = match check.variant {
-        Variant::Gamma2(_) => t.decompose(&a),
-        _ => t.power2round(&a),
+        Variant::Gamma2(_) => t.decompose(&a)?,
+        _ => t.power2round(&a)?,
     };
     Some(polys_out(&[x, y]))
 }
@@ -338,7 +338,7 @@ pub(super) static MAKE_HINT: Def = Def {
         },
         |c, check, case| {
             let v = polys_in(case, 2)?;
-            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1]);
+            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1])?;
             Some(Output {
                 scalar: i64::from(n),
                 ..polys_out(&[h])
@@ -363,7 +363,7 @@ pub(super) static USE_HINT: Def = Def {
             let v = polys_in(case, 2)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .use_hint(&v[0], &v[1])]))
+                .use_hint(&v[0], &v[1])?]))
         },
     )
 };
@@ -392,7 +392,7 @@ pub(super) static CHKNORM: Def = Def {
             polys_in(case, 1)?;
             let bound = chknorm_bound(case)?;
             Some(Output {
-                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)),
+                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)?),
                 ..Output::default()
             })
         },

@@ -76,11 +76,11 @@ fn c_pack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     polys_in(case, 1)?;
     let t = c.table(&check.params());
     Some(super::inputs::bytes_out(match check.variant {
-        Variant::Eta(_) => t.pack_eta(&a),
-        Variant::Gamma1(_) => t.pack_z(&a),
-        Variant::Gamma2(_) => t.pack_w1(&a),
-        _ if check.def.name == "pack_t1" => t.pack_t1(&a),
-        _ => t.pack_t0(&a),
+        Variant::Eta(_) => t.pack_eta(&a)?,
+        Variant::Gamma1(_) => t.pack_z(&a)?,
+        Variant::Gamma2(_) => t.pack_w1(&a)?,
+        _ if check.def.name == "pack_t1" => t.pack_t1(&a)?,
+        _ => t.pack_t0(&a)?,
     }))
 }
 
@@ -160,9 +160,9 @@ fn c_unpack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
     let t = c.table(&check.params());
     Some(polys_out(&[match check.variant {
-        Variant::Gamma1(_) => t.unpack_z(buf),
-        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf),
-        _ => t.unpack_t0(buf),
+        Variant::Gamma1(_) => t.unpack_z(buf)?,
+        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf)?,
+        _ => t.unpack_t0(buf)?,
     }]))
 }
 
@@ -241,7 +241,7 @@ pub(super) static UNPACK_ETA: Def = Def {
         |c, check, case| {
             let e = eta(check.variant);
             let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            let a = c.table(&check.params()).unpack_eta(buf);
+            let a = c.table(&check.params()).unpack_eta(buf)?;
             if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
                 return None;
             }
@@ -351,7 +351,7 @@ pub(super) static PACK_HINT: Def = Def {
     c: Some(|c, check, case| {
         let p = check.params();
         let h = hint_in(case, &p)?;
-        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)))
+        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)?))
     }),
 };
 
@@ -428,7 +428,7 @@ pub(super) static UNPACK_HINT: Def = Def {
     c: Some(|c, check, case| {
         let p = check.params();
         let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        let (ok, h) = c.table(&p).unpack_hint(buf);
+        let (ok, h) = c.table(&p).unpack_hint(buf)?;
         Some(Output {
             polys: if ok { to_vecs(&h) } else { Vec::new() },
             verdict: Verdict::accept(ok),

@@ -240,7 +240,7 @@ pub(super) static POLY_UNIFORM: Def = sampler(
         let s = bytes_of_len(&case.bytes, RHO_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform(&s[..SEED_BYTES], nonce(s))]))
+            .uniform(&s[..SEED_BYTES], nonce(s))?]))
     },
 );
 
@@ -268,7 +268,7 @@ pub(super) static POLY_UNIFORM_ETA: Def = sampler(
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform_eta(&s[..64], nonce(s))]))
+            .uniform_eta(&s[..64], nonce(s))?]))
     },
 );
 
@@ -296,7 +296,7 @@ pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform_gamma1(&s[..64], nonce(s))]))
+            .uniform_gamma1(&s[..64], nonce(s))?]))
     },
 );
 
@@ -332,7 +332,7 @@ pub(super) static CHALLENGE: Def = sampler(
     |c, check, case| {
         let p = check.params();
         let ct = bytes_of_len(&case.bytes, p.ctilde_bytes())?;
-        Some(polys_out(&[c.table(&p).challenge(ct)]))
+        Some(polys_out(&[c.table(&p).challenge(ct)?]))
     },
 );
 
@@ -373,7 +373,7 @@ pub(super) static EXPAND_A: Def = sampler(
         let rho = bytes_of_len(&case.bytes, SEED_BYTES)?;
         let m: Vec<Poly> = c
             .table(&check.params())
-            .matrix_expand(rho)
+            .matrix_expand(rho)?
             .iter()
             .map(|a| c.to_canonical(a))
             .collect();
