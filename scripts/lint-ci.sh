@@ -95,6 +95,9 @@ cli() {
         check_missing_value bash scripts/fuzz.sh "$o"
     done
     check_missing_value bash scripts/fetch-vectors.sh --from
+    for o in --cases --e2e-cases --toolchain; do
+        check_missing_value bash scripts/asan-check.sh "$o"
+    done
     for o in --cases --e2e-cases; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
