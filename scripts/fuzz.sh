@@ -219,8 +219,9 @@ fuzz_one() {
     execs=$(echo "$last" | sed -nE 's/^#([0-9]+).*/\1/p')
     execs_per_sec=$(echo "$last" | grep -oE 'exec/s:? [0-9]+' | grep -oE '[0-9]+' || true)
     cov=$(echo "$last" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || true)
-    size=$(find "$corpus" -maxdepth 1 -type f 2>/dev/null | wc -l)
-    crashes=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) 2>/dev/null | wc -l)
+    # (pipefail: a missing directory is no crash, not a failed pipeline)
+    size=$( (find "$corpus" -maxdepth 1 -type f 2>/dev/null || true) | wc -l)
+    crashes=$( (find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) 2>/dev/null || true) | wc -l)
     printf '%-26s %12s %9s %8s %8s %8s\n' "$t" "${execs:--}" "${execs_per_sec:--}" "$size" "${cov:--}" "$crashes" >"$sum_dir/$t.line"
     if [ "$rc" = 0 ] && [ -n "$last" ]; then
         return 0
@@ -314,7 +315,11 @@ for t in "${targets[@]}"; do
     set -e
     if [ "$rc" != 0 ]; then
         failed=1
-        [ -s "$sum_dir/$t.line" ] || printf '%-26s ERROR (exit %s), see the log above\n' "$t" "$rc" >"$sum_dir/$t.line"
+        if [ ! -s "$sum_dir/$t.line" ]; then
+            printf '%-26s ERROR (exit %s), see the log above\n' "$t" "$rc" >"$sum_dir/$t.line"
+            echo "== $t: the script failed (exit $rc) before summarising it; last lines of its log:"
+            tail -15 "$sum_dir/$t.log" 2>/dev/null || echo "   (no log)"
+        fi
         [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "fuzz/artifacts/$t/FAILED.md" ] \
             && cat "fuzz/artifacts/$t/FAILED.md" >>"$GITHUB_STEP_SUMMARY"
     fi
