@@ -143,13 +143,12 @@ pub struct SignInput {
     pub prehash: Option<PreHashIn>,
 }
 
+/// The pre-hash and the digest an input signs or verifies, if it is HashML-DSA.
+type PreHashed = Option<(PreHash, Vec<u8>)>;
+
 /// M' (FIPS 204 Alg. 2 line 10 / Alg. 4 line 23) for `ctx`, `msg` and an optional pre-hash;
 /// `None` when the context is too long. Also returns the pre-hash and digest used.
-fn m_prime(
-    msg: &[u8],
-    ctx: &[u8],
-    ph: Option<&PreHashIn>,
-) -> (Option<Vec<u8>>, Option<(PreHash, Vec<u8>)>) {
+fn m_prime(msg: &[u8], ctx: &[u8], ph: Option<&PreHashIn>) -> (Option<Vec<u8>>, PreHashed) {
     match ph {
         None => (
             raw::pure_prefix(ctx)

@@ -28,10 +28,13 @@ pub fn edge_poly(b: Bounds, pattern: usize) -> Vec<i32> {
         0 => {}
         1 => v.fill(b.lo),
         2 => v.fill(b.hi),
-        3 | 4 => v
-            .iter_mut()
-            .enumerate()
-            .for_each(|(i, x)| *x = if (i + pattern) % 2 == 0 { b.lo } else { b.hi }),
+        3 | 4 => v.iter_mut().enumerate().for_each(|(i, x)| {
+            *x = if (i + pattern).is_multiple_of(2) {
+                b.lo
+            } else {
+                b.hi
+            }
+        }),
         p if p < 5 + POSITIONS.len() => v[POSITIONS[p - 5]] = b.hi,
         p if p < 5 + 2 * POSITIONS.len() => v[POSITIONS[p - 5 - POSITIONS.len()]] = b.lo,
         _ => {
