@@ -10,7 +10,7 @@ use crate::report::{Origin, Report};
 use crate::source::{ByteSource, RngSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -18,8 +18,6 @@ use std::time::{Duration, Instant};
 pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time limit of one end-to-end case on one implementation.
 pub const E2E_TIMEOUT: Duration = Duration::from_secs(60);
-/// Cases handed to an implementation's worker at a time.
-const CHUNK: usize = 256;
 
 /// Settings of one `check` run.
 #[derive(Clone, Debug)]
@@ -84,102 +82,6 @@ impl Summary {
     }
 }
 
-/// One implementation's answers to a chunk of cases, each with the time it took.
-type Answers = Vec<(Option<Output>, Duration)>;
-
-/// A persistent thread that runs one implementation's calls, so that a call that never
-/// returns can be abandoned while the run goes on. The calls of a chunk of cases run back to
-/// back; the thread publishes which case it is in and since when, and the run watches that
-/// while it waits (one wake-up per chunk, not per call).
-struct Worker {
-    jobs: mpsc::Sender<(Check, Arc<Vec<Case>>)>,
-    done: mpsc::Receiver<()>,
-    answers: Arc<Mutex<Answers>>,
-    /// (nanoseconds since `base` when the current call started) << 16 | case index within
-    /// the chunk; 0 when idle.
-    current: Arc<AtomicU64>,
-    base: Instant,
-}
-
-/// How a worker's chunk ended.
-enum Waited {
-    /// Every case answered.
-    Done(Answers),
-    /// Case `.1` did not return in time; `.0` holds the answers before it.
-    Hung(Answers, usize),
-}
-
-impl Worker {
-    fn spawn(oracle: Arc<dyn Oracle>) -> Result<Worker, String> {
-        let (jobs, job_rx) = mpsc::channel::<(Check, Arc<Vec<Case>>)>();
-        let (done_tx, done) = mpsc::channel();
-        let answers = Arc::new(Mutex::new(Vec::new()));
-        let current = Arc::new(AtomicU64::new(0));
-        let base = Instant::now();
-        let (a, cur) = (answers.clone(), current.clone());
-        std::thread::Builder::new()
-            .name(format!("mldsa-diff {}", oracle.name()))
-            .spawn(move || {
-                for (check, cases) in job_rx {
-                    for (i, case) in cases.iter().enumerate() {
-                        let t = Instant::now();
-                        let since = t.duration_since(base).as_nanos() as u64;
-                        cur.store((since.max(1) << 16) | i as u64, Ordering::Release);
-                        let out = run_caught(oracle.as_ref(), check, case);
-                        let took = t.elapsed();
-                        a.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((out, took));
-                    }
-                    cur.store(0, Ordering::Release);
-                    if done_tx.send(()).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| format!("cannot start a worker thread: {e}"))?;
-        Ok(Worker {
-            jobs,
-            done,
-            answers,
-            current,
-            base,
-        })
-    }
-
-    /// Runs `cases` and waits, giving each call at most `limit`.
-    fn run(&self, check: Check, cases: Arc<Vec<Case>>, limit: Duration) -> Waited {
-        let take = || std::mem::take(&mut *self.answers.lock().unwrap_or_else(|e| e.into_inner()));
-        if self.jobs.send((check, cases)).is_err() {
-            return Waited::Hung(take(), 0);
-        }
-        let poll = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(250));
-        loop {
-            match self.done.recv_timeout(poll) {
-                Ok(()) => return Waited::Done(take()),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let got = take();
-                    let at = got.len();
-                    return Waited::Hung(got, at);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    let cur = self.current.load(Ordering::Acquire);
-                    if cur == 0 {
-                        continue;
-                    }
-                    let since = Duration::from_nanos(cur >> 16);
-                    if self.base.elapsed().saturating_sub(since) > limit {
-                        let at = (cur & 0xffff) as usize;
-                        let mut got = take();
-                        got.truncate(at);
-                        return Waited::Hung(got, at);
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// `oracle.run`, with a panic turned into a harness error (reported as a mismatch with its
 /// input, like any other wrong answer).
 fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
@@ -197,175 +99,193 @@ fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> 
         })
 }
 
-/// Runs `config.checks` over `oracles` (the first is the reference). Each implementation
-/// runs on a worker thread of its own; a call that exceeds the case time limit is written
-/// as a hang report, counted as a mismatch, and that implementation sits out the rest of
-/// that check (its stuck thread is abandoned; a new one serves the next check).
-pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
-    let reference = oracles.first().ok_or("no implementations")?;
-    if oracles.iter().any(|o| o.is_c()) {
-        crate::rng::require_scripting()?;
+/// What the run thread and the watchdog share: the results so far.
+#[derive(Default)]
+struct Shared {
+    summary: Summary,
+    /// Rows of the check in progress.
+    rows: Vec<Row>,
+    reports_left: Vec<usize>,
+    done: usize,
+}
+
+/// What the watchdog reads of the run thread: which call is in progress since when, and on
+/// which case.
+struct Watch {
+    /// (nanoseconds since `base` when the call started) << 16 | (implementation index + 1);
+    /// 0 between calls.
+    current: AtomicU64,
+    base: Instant,
+    /// (position of the check in `config.checks`, case index, the case) in progress.
+    case: Mutex<Option<(usize, usize, Arc<Case>)>>,
+    /// Set when the watchdog gives up on this run thread: it must not touch the results
+    /// again, even if its call does return.
+    abandoned: AtomicBool,
+}
+
+/// Where a run thread starts: a check, its first case, and the implementations that sit
+/// that check out (they hung on it).
+#[derive(Clone)]
+struct Start {
+    check: usize,
+    case: usize,
+    excluded: Vec<bool>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn limit_of(config: &Config, check: Check) -> Duration {
+    if check.is_end_to_end() {
+        config.e2e_timeout
+    } else {
+        config.kernel_timeout
     }
-    let mut summary = Summary::default();
-    let total: usize = config
-        .checks
-        .iter()
-        .map(|c| {
-            if c.is_end_to_end() {
-                config.e2e_cases
-            } else {
-                config.cases
-            }
-        })
-        .sum();
-    let mut done = 0usize;
-    let started = Instant::now();
+}
+
+fn cases_of(config: &Config, check: Check) -> usize {
+    if check.is_end_to_end() {
+        config.e2e_cases
+    } else {
+        config.cases
+    }
+}
+
+/// Moves the rows of the check in progress into the summary.
+fn finish_check(sh: &mut Shared, check: Check) {
+    let rows = std::mem::take(&mut sh.rows);
+    if rows.iter().skip(1).all(|r| r.cases == 0) {
+        sh.summary.uncompared.push(check.name());
+    }
+    sh.summary
+        .rows
+        .extend(rows.into_iter().filter(|r| r.cases > 0));
+}
+
+/// The run itself, on a thread the watchdog ([`run`]) can abandon: every check from
+/// `start` on, every case, every implementation in turn, judged as it comes.
+fn run_from(
+    config: &Config,
+    oracles: &[Arc<dyn Oracle>],
+    shared: &Mutex<Shared>,
+    watch: &Watch,
+    start: Start,
+    started: Instant,
+) -> Result<(), String> {
+    let reference = &oracles[0];
+    let total: usize = config.checks.iter().map(|&c| cases_of(config, c)).sum();
     let mut last_draw = Instant::now();
-    let mut workers: Vec<Option<Worker>> = oracles.iter().map(|_| None).collect();
-    for &check in &config.checks {
-        let (n, limit) = if check.is_end_to_end() {
-            (config.e2e_cases, config.e2e_timeout)
+    for (pos, &check) in config.checks.iter().enumerate().skip(start.check) {
+        let n = cases_of(config, check);
+        let (first, excluded) = if pos == start.check {
+            (start.case, start.excluded.clone())
         } else {
-            (config.cases, config.kernel_timeout)
+            (0, vec![false; oracles.len()])
         };
         let mut src = RngSource::for_check(config.seed, &check.name());
-        let mut rows: Vec<Row> = oracles
-            .iter()
-            .map(|o| Row {
-                check: check.name(),
-                implementation: o.name().to_string(),
-                cases: 0,
-                mismatches: 0,
-                time: Duration::ZERO,
-            })
-            .collect();
-        let mut reports_left = vec![config.max_reports; oracles.len()];
-        // Implementations that hung on this check sit out the rest of it.
-        let mut hung = vec![false; oracles.len()];
-        // End-to-end cases take milliseconds: smaller chunks keep the progress line moving.
-        let chunk = if check.is_end_to_end() { 8 } else { CHUNK };
-        let mut first = 0;
-        while first < n && !hung[0] {
-            let mut cases = Vec::with_capacity(chunk.min(n - first));
-            for index in first..(first + chunk).min(n) {
-                cases.push(
-                    generate(check, index, &mut src)
+        let mut src_index = 0;
+        let mut gen_case = |index: usize| -> Result<Case, String> {
+            let mut c = None;
+            while src_index <= index {
+                c = Some(
+                    generate(check, src_index, &mut src)
                         .map_err(|_| "the RNG source cannot run out".to_string())?,
                 );
+                src_index += 1;
             }
-            let mut cases = Arc::new(cases);
-            let mut outputs: Vec<Vec<Option<Output>>> = Vec::with_capacity(oracles.len());
+            Ok(c.expect("generated"))
+        };
+        // A run thread that resumes a check (after a hang) keeps its rows.
+        if !excluded.contains(&true) {
+            let mut sh = lock(shared);
+            sh.rows = oracles
+                .iter()
+                .map(|o| Row {
+                    check: check.name(),
+                    implementation: o.name().to_string(),
+                    cases: 0,
+                    mismatches: 0,
+                    time: Duration::ZERO,
+                })
+                .collect();
+            sh.reports_left = vec![config.max_reports; oracles.len()];
+        }
+        for index in first..n {
+            let case = Arc::new(gen_case(index)?);
+            *lock(&watch.case) = Some((pos, index, case.clone()));
+            let mut outputs: Vec<(Option<Output>, Duration)> = Vec::with_capacity(oracles.len());
             for (i, o) in oracles.iter().enumerate() {
-                if hung[i] {
-                    outputs.push(vec![None; cases.len()]);
+                if excluded[i] {
+                    outputs.push((None, Duration::ZERO));
                     continue;
                 }
-                let w = match &mut workers[i] {
-                    Some(w) => w,
-                    slot => slot.insert(Worker::spawn(o.clone())?),
-                };
-                let answers = match w.run(check, cases.clone(), limit) {
-                    Waited::Done(a) => a,
-                    Waited::Hung(a, at) => {
-                        // Abandon the stuck thread; the next check gets a new one.
-                        workers[i] = None;
-                        hung[i] = true;
-                        let index = first + at;
-                        rows[i].cases += 1;
-                        rows[i].mismatches += 1;
-                        let reference_out = outputs
-                            .first()
-                            .and_then(|r| r.get(at).cloned().flatten())
-                            .unwrap_or_default();
-                        let r = Report::hang(
-                            check,
-                            &cases[at],
-                            (reference.name(), &reference_out),
-                            o.name(),
-                            limit,
-                            &Origin::Run {
-                                seed: config.seed,
-                                index,
-                                dir: &config.report_dir,
-                            },
-                        );
-                        summary.first_mismatches.push((
-                            check.name(),
-                            o.name().to_string(),
-                            r.first_difference.clone(),
-                            index,
-                        ));
-                        summary
-                            .hangs
-                            .push((check.name(), o.name().to_string(), index));
-                        summary.reports.push(r.write_into(&config.report_dir)?);
-                        if i == 0 {
-                            // Without the reference, only the cases before the hang compare.
-                            cases = Arc::new(cases[..at].to_vec());
-                        }
-                        a
-                    }
-                };
-                let mut outs = Vec::with_capacity(cases.len());
-                for (out, took) in answers {
-                    rows[i].time += took;
-                    if out.is_some() {
-                        rows[i].cases += 1;
-                    }
-                    outs.push(out);
-                }
-                outs.resize(cases.len(), None);
-                outputs.push(outs);
+                let t = Instant::now();
+                let since = t.duration_since(watch.base).as_nanos() as u64;
+                watch
+                    .current
+                    .store((since.max(1) << 16) | (i as u64 + 1), Ordering::Release);
+                let out = run_caught(o.as_ref(), check, &case);
+                let took = t.elapsed();
+                watch.current.store(0, Ordering::Release);
+                outputs.push((out, took));
             }
-            for (k, case) in cases.iter().enumerate() {
-                let index = first + k;
-                let ref_out = outputs[0][k]
-                    .clone()
-                    .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
-                for (i, o) in oracles.iter().enumerate() {
-                    let Some(out) = &outputs[i][k] else { continue };
-                    let whose = Whose {
-                        name: o.name(),
-                        is_c: o.is_c(),
-                        is_reference: i == 0,
-                    };
-                    let Some(j) = judge(check, whose, case, (reference.name(), &ref_out), out)
-                    else {
-                        continue;
-                    };
-                    rows[i].mismatches += 1;
-                    if rows[i].mismatches == 1 {
-                        summary.first_mismatches.push((
-                            check.name(),
-                            o.name().to_string(),
-                            j.difference.clone(),
-                            index,
-                        ));
-                    }
-                    if reports_left[i] > 0 {
-                        reports_left[i] -= 1;
-                        let origin = Origin::Run {
-                            seed: config.seed,
-                            index,
-                            dir: &config.report_dir,
-                        };
-                        let r = Report::new(
-                            check,
-                            case,
-                            (&j.expected_from, &j.expected),
-                            (o.name(), out),
-                            &j.difference,
-                            &origin,
-                        );
-                        summary.reports.push(r.write_into(&config.report_dir)?);
-                    }
+            let mut sh = lock(shared);
+            if watch.abandoned.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            let sh = &mut *sh;
+            for (row, (out, took)) in sh.rows.iter_mut().zip(&outputs) {
+                row.time += *took;
+                if out.is_some() {
+                    row.cases += 1;
                 }
             }
-            done += cases.len();
-            first += chunk;
+            let ref_out = outputs[0]
+                .0
+                .clone()
+                .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
+            for (i, o) in oracles.iter().enumerate() {
+                let Some(out) = &outputs[i].0 else { continue };
+                let whose = Whose {
+                    name: o.name(),
+                    is_c: o.is_c(),
+                    is_reference: i == 0,
+                };
+                let Some(j) = judge(check, whose, &case, (reference.name(), &ref_out), out) else {
+                    continue;
+                };
+                sh.rows[i].mismatches += 1;
+                if sh.rows[i].mismatches == 1 {
+                    sh.summary.first_mismatches.push((
+                        check.name(),
+                        o.name().to_string(),
+                        j.difference.clone(),
+                        index,
+                    ));
+                }
+                if sh.reports_left[i] > 0 {
+                    sh.reports_left[i] -= 1;
+                    let origin = Origin::Run {
+                        seed: config.seed,
+                        index,
+                        dir: &config.report_dir,
+                    };
+                    let r = Report::new(
+                        check,
+                        &case,
+                        (&j.expected_from, &j.expected),
+                        (o.name(), out),
+                        &j.difference,
+                        &origin,
+                    );
+                    sh.summary.reports.push(r.write_into(&config.report_dir)?);
+                }
+            }
+            sh.done += 1;
             if config.progress && last_draw.elapsed() > Duration::from_millis(200) {
                 last_draw = Instant::now();
-                let pct = done * 100 / total.max(1);
+                let pct = sh.done * 100 / total.max(1);
                 let bar = "#".repeat(pct / 4) + &".".repeat(25 - pct / 4);
                 eprint!(
                     "\r[{bar}] {pct:>3}% {:<28} {:>6.1}s",
@@ -375,17 +295,144 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
                 let _ = std::io::stderr().flush();
             }
         }
-        if rows.iter().skip(1).all(|r| r.cases == 0) {
-            summary.uncompared.push(check.name());
+        let mut sh = lock(shared);
+        if watch.abandoned.load(Ordering::Acquire) {
+            return Ok(());
         }
-        summary
-            .rows
-            .extend(rows.into_iter().filter(|r| r.cases > 0));
+        finish_check(&mut sh, check);
     }
-    if config.progress {
-        eprint!("\r{:<80}\r", "");
+    Ok(())
+}
+
+/// Runs `config.checks` over `oracles` (the first is the reference). The run goes on a
+/// thread of its own while this one watches it: a call that exceeds the case time limit is
+/// written as a hang report (kind "hang", with its input) and counted as a mismatch; the
+/// stuck thread is abandoned and a new one goes on from that case, without that
+/// implementation for the rest of that check (with the next check, if the reference hung). The
+/// normal path costs two atomic stores per call.
+pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
+    if oracles.is_empty() {
+        return Err("no implementations".into());
     }
-    Ok(summary)
+    if oracles.iter().any(|o| o.is_c()) {
+        crate::rng::require_scripting()?;
+    }
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let started = Instant::now();
+    let mut start = Start {
+        check: 0,
+        case: 0,
+        excluded: vec![false; oracles.len()],
+    };
+    loop {
+        let watch = Arc::new(Watch {
+            current: AtomicU64::new(0),
+            base: Instant::now(),
+            case: Mutex::new(None),
+            abandoned: AtomicBool::new(false),
+        });
+        let (tx, rx) = mpsc::channel();
+        {
+            let (config, oracles, shared, watch, start) = (
+                config.clone(),
+                oracles.to_vec(),
+                shared.clone(),
+                watch.clone(),
+                start.clone(),
+            );
+            std::thread::Builder::new()
+                .name("mldsa-diff run".into())
+                .spawn(move || {
+                    let r = run_from(&config, &oracles, &shared, &watch, start, started);
+                    let _ = tx.send(r);
+                })
+                .map_err(|e| format!("cannot start the run thread: {e}"))?;
+        }
+        let (hung_impl, limit) = loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(r) => {
+                    r?;
+                    if config.progress {
+                        eprint!("\r{:<80}\r", "");
+                    }
+                    return Ok(std::mem::take(&mut lock(&shared).summary));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err("the run thread ended without a result".into());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let cur = watch.current.load(Ordering::Acquire);
+                    if cur == 0 {
+                        continue;
+                    }
+                    let Some((pos, ..)) = *lock(&watch.case) else {
+                        continue;
+                    };
+                    let limit = limit_of(config, config.checks[pos]);
+                    let since = Duration::from_nanos(cur >> 16);
+                    if watch.base.elapsed().saturating_sub(since) > limit {
+                        break (((cur & 0xffff) - 1) as usize, limit);
+                    }
+                }
+            }
+        };
+        // A hang: abandon the thread (it may never return), report, go on without it.
+        let mut sh = lock(&shared);
+        watch.abandoned.store(true, Ordering::Release);
+        let (pos, index, case) = lock(&watch.case).clone().expect("a case is in progress");
+        let check = config.checks[pos];
+        let name = oracles[hung_impl].name();
+        if let Some(row) = sh.rows.get_mut(hung_impl) {
+            row.cases += 1;
+            row.mismatches += 1;
+        }
+        let r = Report::hang(
+            check,
+            &case,
+            (oracles[0].name(), &Output::default()),
+            name,
+            limit,
+            &Origin::Run {
+                seed: config.seed,
+                index,
+                dir: &config.report_dir,
+            },
+        );
+        sh.summary.first_mismatches.push((
+            check.name(),
+            name.to_string(),
+            r.first_difference.clone(),
+            index,
+        ));
+        sh.summary
+            .hangs
+            .push((check.name(), name.to_string(), index));
+        let path = r.write_into(&config.report_dir)?;
+        sh.summary.reports.push(path);
+        sh.done += cases_of(config, check).saturating_sub(index + 1) * usize::from(hung_impl == 0);
+        start = if hung_impl == 0 {
+            // Without the reference nothing more of this check compares.
+            finish_check(&mut sh, check);
+            Start {
+                check: pos + 1,
+                case: 0,
+                excluded: vec![false; oracles.len()],
+            }
+        } else {
+            let mut excluded = if start.check == pos {
+                start.excluded.clone()
+            } else {
+                vec![false; oracles.len()]
+            };
+            excluded[hung_impl] = true;
+            // The others run the case it hung on again, so they compare every case.
+            Start {
+                check: pos,
+                case: index,
+                excluded,
+            }
+        };
+    }
 }
 
 /// Formats the result table: check x implementation -> cases, mismatches, time.
