@@ -79,11 +79,18 @@ toolchain=${FUZZ_TOOLCHAIN:-nightly}
 cargo build -q --release -p mldsa-diff
 diff_bin="$root/target/release/mldsa-diff"
 mapfile -t all_targets < <("$diff_bin" list --names)
+# The public-API targets (mldsa_diff::api_fuzz) fuzz like the others but have no planted bug.
+mapfile -t api_targets < <("$diff_bin" list --api-targets)
+is_api() { printf '%s\n' "${api_targets[@]}" | grep -qxF -- "$1"; }
+for t in "${targets[@]}"; do
+    if [ "$planted" = 1 ] && is_api "$t"; then die "$t is a public-API target: it has no planted bug"; fi
+done
+[ "$planted" = 1 ] || all_targets+=("${api_targets[@]}")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
 fi
 for t in "${targets[@]}"; do
-    printf '%s\n' "${all_targets[@]}" | grep -qxF -- "$t" || die "no fuzz target $t (mldsa-diff list --names)"
+    printf '%s\n' "${all_targets[@]}" | grep -qxF -- "$t" || die "no fuzz target $t (mldsa-diff list --names, --api-targets)"
 done
 if [ "$shard_n" -gt 1 ]; then
     mine=()
@@ -154,7 +161,11 @@ fi
 # build has; a --release replay has neither), and the fuzz binary itself (AddressSanitizer too).
 replay_commands() {
     local t=$1 input=$2
-    echo "cargo run -p mldsa-diff --profile test -- replay --check $t $input"
+    if is_api "$t"; then
+        echo "cargo run -p mldsa-diff --profile test -- replay-api --target $t $input"
+    else
+        echo "cargo run -p mldsa-diff --profile test -- replay --check $t $input"
+    fi
     echo "(cd fuzz && RUSTFLAGS='--cfg getrandom_backend=\"custom\"' cargo +$toolchain fuzz run ${fuzz_flags[*]} $t ../$input)"
 }
 
@@ -176,8 +187,10 @@ trap 'rm -rf "$sum_dir"' EXIT
 fuzz_one() {
     local t=$1 corpus="fuzz/corpus/$1" log start rc secs found bug last execs execs_per_sec cov size crashes
     if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus" 2>/dev/null)" ]; then
-        "$diff_bin" corpus --out fuzz/corpus --only "$t" --count 300 >/dev/null
+        # (The public-API targets have no seeds: they start from an empty corpus.)
+        is_api "$t" || "$diff_bin" corpus --out fuzz/corpus --only "$t" --count 300 >/dev/null
     fi
+    mkdir -p "$corpus"
     log="$sum_dir/$t.log"
     start=$(date +%s.%N)
     if [ "$planted" = 1 ]; then
@@ -206,8 +219,9 @@ fuzz_one() {
     execs=$(echo "$last" | sed -nE 's/^#([0-9]+).*/\1/p')
     execs_per_sec=$(echo "$last" | grep -oE 'exec/s:? [0-9]+' | grep -oE '[0-9]+' || true)
     cov=$(echo "$last" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || true)
-    size=$(find "$corpus" -maxdepth 1 -type f 2>/dev/null | wc -l)
-    crashes=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) 2>/dev/null | wc -l)
+    # (pipefail: a missing directory is no crash, not a failed pipeline)
+    size=$( (find "$corpus" -maxdepth 1 -type f 2>/dev/null || true) | wc -l)
+    crashes=$( (find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) 2>/dev/null || true) | wc -l)
     printf '%-26s %12s %9s %8s %8s %8s\n' "$t" "${execs:--}" "${execs_per_sec:--}" "$size" "${cov:--}" "$crashes" >"$sum_dir/$t.line"
     if [ "$rc" = 0 ] && [ -n "$last" ]; then
         return 0
@@ -238,7 +252,11 @@ fuzz_one() {
     min=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f -name 'minimized-from-*' ! -name '*.report.json' ! -name '*.replay.txt' \
         -printf '%T@ %p\n' | sort -rn | head -1 | cut -d' ' -f2- || true)
     input=${min:-$artifact}
-    "$diff_bin" replay --check "$t" "$input" --report-out "$input.report.json" || true
+    if is_api "$t"; then
+        "$diff_bin" replay-api --target "$t" "$input" || true
+    else
+        "$diff_bin" replay --check "$t" "$input" --report-out "$input.report.json" || true
+    fi
     replay_commands "$t" "$input" >"$input.replay.txt"
     echo "== reproduce (debug assertions, as the fuzzer built it):"
     sed -n 1p "$input.replay.txt" | sed 's/^/     /'
@@ -297,7 +315,11 @@ for t in "${targets[@]}"; do
     set -e
     if [ "$rc" != 0 ]; then
         failed=1
-        [ -s "$sum_dir/$t.line" ] || printf '%-26s ERROR (exit %s), see the log above\n' "$t" "$rc" >"$sum_dir/$t.line"
+        if [ ! -s "$sum_dir/$t.line" ]; then
+            printf '%-26s ERROR (exit %s), see the log above\n' "$t" "$rc" >"$sum_dir/$t.line"
+            echo "== $t: the script failed (exit $rc) before summarising it; last lines of its log:"
+            tail -15 "$sum_dir/$t.log" 2>/dev/null || echo "   (no log)"
+        fi
         [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "fuzz/artifacts/$t/FAILED.md" ] \
             && cat "fuzz/artifacts/$t/FAILED.md" >>"$GITHUB_STEP_SUMMARY"
     fi

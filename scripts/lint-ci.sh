@@ -99,6 +99,9 @@ cli() {
     for o in --models --llvm-mca --keep; do
         check_missing_value bash scripts/neon-mca.sh "$o"
     done
+    for o in --cases --e2e-cases --toolchain; do
+        check_missing_value bash scripts/asan-check.sh "$o"
+    done
     for o in --cases --e2e-cases --qemu-cpu --require --runner; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done

@@ -64,6 +64,20 @@ pub fn judge(
         is_c,
         is_reference,
     } = whose;
+    // A kernel that wrote outside its output buffer, or a call that panicked, is wrong
+    // whoever made it, the reference included.
+    if crate::check::guard::is_harness_fault(out) {
+        return Some(Judged {
+            difference: Difference {
+                field: Field::Verdict,
+                index: 0,
+                reference: "no write outside the output buffers".into(),
+                other: out.verdict.to_string(),
+            },
+            expected: Output::default(),
+            expected_from: "guard bytes".into(),
+        });
+    }
     if !is_c {
         if let Some(difference) = contract_violation(check, out) {
             return Some(Judged {

@@ -126,6 +126,12 @@ impl Oracle for COracle {
     }
 }
 
+/// [`available`], shared (what [`crate::runner::run`] takes: each implementation runs on a
+/// worker thread of its own).
+pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
+    available().into_iter().map(std::sync::Arc::from).collect()
+}
+
 /// Every implementation available here: the Rust backends first (portable is the
 /// reference), then the C variants.
 pub fn available() -> Vec<Box<dyn Oracle>> {

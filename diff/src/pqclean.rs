@@ -8,7 +8,8 @@
 //! library; only the `_ctx` ones are used here.
 #![allow(unsafe_code)]
 
-use mldsa::params::{K_MAX, L_MAX, N};
+use mldsa::backend::contract::{self, ANY, Bounds, Contract};
+use mldsa::params::{K_MAX, L_MAX, N, Q};
 use mldsa::poly::Poly;
 use mldsa::{ML_DSA_44, ML_DSA_65, ML_DSA_87, Params};
 
@@ -248,110 +249,134 @@ impl CKernels {
         self.avx2.is_some()
     }
 
-    fn unary(&self, f: PolyFn, a: &mut Poly) {
+    fn unary(&self, f: PolyFn, a: &mut Poly, c: Contract) -> Option<()> {
+        within(c, &[a])?;
         // SAFETY: `a` is a valid, aligned, exclusive 256-coefficient polynomial, the layout
-        // of the C `poly`; the caller keeps the input within the kernel's contract.
-        unsafe { f(a) }
+        // of the C `poly`, within the kernel's contract (checked above).
+        unsafe { f(a) };
+        Some(())
     }
 
-    fn binary(&self, f: Poly3Fn, a: &Poly, b: &Poly) -> Poly {
-        let mut c = Poly::ZERO;
-        // SAFETY: three valid polynomials; the output does not alias the inputs.
-        unsafe { f(&mut c, a, b) };
-        c
+    fn binary(&self, f: Poly3Fn, a: &Poly, b: &Poly, c: Contract) -> Option<Poly> {
+        within(c, &[a, b])?;
+        let mut out = Poly::ZERO;
+        // SAFETY: three valid polynomials, the inputs within the contract; the output does
+        // not alias the inputs.
+        unsafe { f(&mut out, a, b) };
+        Some(out)
     }
 
-    fn split(&self, f: SplitFn, a: &Poly) -> (Poly, Poly) {
+    fn split(&self, f: SplitFn, a: &Poly, c: Contract) -> Option<(Poly, Poly)> {
+        within(c, &[a])?;
         let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
-        // SAFETY: three valid, distinct polynomials.
+        // SAFETY: three valid, distinct polynomials, the input within the contract.
         unsafe { f(&mut x, &mut y, a) };
-        (x, y)
+        Some((x, y))
     }
 
-    fn pack(&self, f: PackFn, a: &Poly, len: usize) -> Vec<u8> {
+    fn pack(&self, f: PackFn, a: &Poly, len: usize, c: Contract) -> Option<Vec<u8>> {
+        within(c, &[a])?;
         let mut out = vec![0u8; len + 32];
-        // SAFETY: `out` has room for the packed size plus slack; `a` is a valid polynomial.
+        // SAFETY: `out` has room for the packed size plus slack; `a` is a valid polynomial
+        // within the contract.
         unsafe { f(out.as_mut_ptr(), a) };
         out.truncate(len);
-        out
+        Some(out)
     }
 
-    fn unpack(&self, f: UnpackFn, buf: &[u8], len: usize) -> Poly {
-        assert_eq!(buf.len(), len, "packed length");
+    fn unpack(&self, f: UnpackFn, buf: &[u8], len: usize) -> Option<Poly> {
+        if buf.len() != len {
+            return None;
+        }
         // The AVX2 unpackers read up to 14 bytes past the end: give them zero padding.
         let mut padded = buf.to_vec();
         padded.resize(len + 32, 0);
         let mut a = Poly::ZERO;
         // SAFETY: `padded` covers every byte the C code reads; `a` is a valid polynomial.
         unsafe { f(&mut a, padded.as_ptr()) };
-        a
+        Some(a)
     }
 
     /// `poly_reduce`.
-    pub fn reduce(&self, a: &mut Poly) {
-        self.unary(self.poly_reduce, a)
+    pub fn reduce(&self, a: &mut Poly) -> Option<()> {
+        self.unary(self.poly_reduce, a, contract::REDUCE)
     }
     /// `poly_caddq`.
-    pub fn caddq(&self, a: &mut Poly) {
-        self.unary(self.poly_caddq, a)
+    pub fn caddq(&self, a: &mut Poly) -> Option<()> {
+        self.unary(self.poly_caddq, a, contract::CADDQ)
     }
     /// `poly_shiftl`.
-    pub fn shiftl(&self, a: &mut Poly) {
-        self.unary(self.poly_shiftl, a)
+    pub fn shiftl(&self, a: &mut Poly) -> Option<()> {
+        self.unary(self.poly_shiftl, a, contract::SHIFTL)
     }
     /// `poly_ntt` (AVX2: output in its own order).
-    pub fn ntt(&self, a: &mut Poly) {
-        self.unary(self.poly_ntt, a)
+    pub fn ntt(&self, a: &mut Poly) -> Option<()> {
+        self.unary(self.poly_ntt, a, contract::NTT)
     }
     /// `poly_invntt_tomont` (AVX2: input in its own order).
-    pub fn invntt_tomont(&self, a: &mut Poly) {
-        self.unary(self.poly_invntt_tomont, a)
+    pub fn invntt_tomont(&self, a: &mut Poly) -> Option<()> {
+        self.unary(self.poly_invntt_tomont, a, contract::INVNTT_TOMONT)
     }
-    /// `poly_nttunpack`, AVX2 only: canonical order to the AVX2 order.
+    /// `poly_nttunpack`, AVX2 only: canonical order to the AVX2 order (a permutation: any
+    /// values).
     pub fn nttunpack(&self, a: &mut Poly) -> bool {
         match &self.avx2 {
             Some(x) => {
-                self.unary(x.poly_nttunpack, a);
+                // SAFETY: a valid, exclusive polynomial; the C code only moves coefficients.
+                unsafe { (x.poly_nttunpack)(a) };
                 true
             }
             None => false,
         }
     }
     /// `poly_add`.
-    pub fn add(&self, a: &Poly, b: &Poly) -> Poly {
-        self.binary(self.poly_add, a, b)
+    pub fn add(&self, a: &Poly, b: &Poly) -> Option<Poly> {
+        self.binary(self.poly_add, a, b, contract::ADD)
     }
     /// `poly_sub`.
-    pub fn sub(&self, a: &Poly, b: &Poly) -> Poly {
-        self.binary(self.poly_sub, a, b)
+    pub fn sub(&self, a: &Poly, b: &Poly) -> Option<Poly> {
+        self.binary(self.poly_sub, a, b, contract::SUB)
     }
     /// `poly_pointwise_montgomery`.
-    pub fn pointwise(&self, a: &Poly, b: &Poly) -> Poly {
-        self.binary(self.poly_pointwise_montgomery, a, b)
+    pub fn pointwise(&self, a: &Poly, b: &Poly) -> Option<Poly> {
+        self.binary(self.poly_pointwise_montgomery, a, b, contract::POINTWISE)
     }
-    /// `polyvecl_pointwise_acc_montgomery` for this set's L (`a.len() == b.len() == l`).
-    pub fn pointwise_acc(&self, a: &[Poly], b: &[Poly]) -> Poly {
-        assert!(a.len() == self.params.l && b.len() == self.params.l);
+    /// `polyvecl_pointwise_acc_montgomery` for this set's L; `None` unless
+    /// `a.len() == b.len() == l` and both lie within the contract.
+    pub fn pointwise_acc(&self, a: &[Poly], b: &[Poly]) -> Option<Poly> {
+        let l = self.params.l;
+        if a.len() != l || b.len() != l {
+            return None;
+        }
+        let c = contract::POINTWISE_ACC;
+        for (x, y) in a.iter().zip(b) {
+            within(c, &[x, y])?;
+        }
         let mut w = Poly::ZERO;
         // SAFETY: `a` and `b` hold exactly L contiguous polynomials, the layout of polyvecl.
         unsafe { (self.polyvecl_pointwise_acc_montgomery)(&mut w, a.as_ptr(), b.as_ptr()) };
-        w
+        Some(w)
     }
     /// `poly_power2round` -> (a1, a0).
-    pub fn power2round(&self, a: &Poly) -> (Poly, Poly) {
-        self.split(self.poly_power2round, a)
+    pub fn power2round(&self, a: &Poly) -> Option<(Poly, Poly)> {
+        self.split(self.poly_power2round, a, contract::POWER2ROUND)
     }
     /// `poly_decompose` -> (a1, a0), gamma2 of this set.
-    pub fn decompose(&self, a: &Poly) -> (Poly, Poly) {
-        self.split(self.poly_decompose, a)
+    pub fn decompose(&self, a: &Poly) -> Option<(Poly, Poly)> {
+        self.split(
+            self.poly_decompose,
+            a,
+            contract::decompose(self.params.gamma2),
+        )
     }
     /// `poly_make_hint` as a 0/1 polynomial and its count (AVX2 positions are expanded).
-    pub fn make_hint(&self, a0: &Poly, a1: &Poly) -> (Poly, u32) {
+    pub fn make_hint(&self, a0: &Poly, a1: &Poly) -> Option<(Poly, u32)> {
+        within(contract::make_hint(self.params.gamma2), &[a0, a1])?;
         let mut h = Poly::ZERO;
         if let Some(f) = self.poly_make_hint {
-            // SAFETY: three valid, distinct polynomials.
+            // SAFETY: three valid, distinct polynomials, the inputs within the contract.
             let n = unsafe { f(&mut h, a0, a1) };
-            return (h, n);
+            return Some((h, n));
         }
         let x = self.avx2.as_ref().expect("every variant has one make_hint");
         let mut pos = [0u8; N];
@@ -360,56 +385,74 @@ impl CKernels {
         for &p in &pos[..(n as usize).min(N)] {
             h.coeffs[usize::from(p)] = 1;
         }
-        (h, n)
+        Some((h, n))
     }
     /// `poly_use_hint`.
-    pub fn use_hint(&self, a: &Poly, h: &Poly) -> Poly {
-        self.binary(self.poly_use_hint, a, h)
+    pub fn use_hint(&self, a: &Poly, h: &Poly) -> Option<Poly> {
+        self.binary(
+            self.poly_use_hint,
+            a,
+            h,
+            contract::use_hint(self.params.gamma2),
+        )
     }
-    /// `poly_chknorm`: true iff some |a_i| >= bound.
-    pub fn chknorm(&self, a: &Poly, bound: i32) -> bool {
-        // SAFETY: `a` is a valid polynomial.
-        unsafe { (self.poly_chknorm)(a, bound) != 0 }
+    /// `poly_chknorm`: true iff some |a_i| >= bound; `None` unless the bound lies in
+    /// [0, (q-1)/8] and `a` within the contract.
+    pub fn chknorm(&self, a: &Poly, bound: i32) -> Option<bool> {
+        within(contract::CHKNORM, &[a])?;
+        if !(0..=(Q - 1) / 8).contains(&bound) {
+            return None;
+        }
+        // SAFETY: `a` is a valid polynomial, the inputs within the contract.
+        Some(unsafe { (self.poly_chknorm)(a, bound) != 0 })
     }
-    fn sample(&self, f: SampleFn, seed: &[u8], seed_len: usize, nonce: u16) -> Poly {
-        assert_eq!(seed.len(), seed_len);
+    fn sample(&self, f: SampleFn, seed: &[u8], seed_len: usize, nonce: u16) -> Option<Poly> {
+        if seed.len() != seed_len {
+            return None;
+        }
         let mut a = Poly::ZERO;
         // SAFETY: the seed has the length the C function reads; `a` is valid.
         unsafe { f(&mut a, seed.as_ptr(), nonce) };
-        a
+        Some(a)
     }
     /// `poly_uniform(rho, nonce)`: RejNTTPoly(rho || nonce_le).
-    pub fn uniform(&self, rho: &[u8], nonce: u16) -> Poly {
+    pub fn uniform(&self, rho: &[u8], nonce: u16) -> Option<Poly> {
         self.sample(self.poly_uniform, rho, 32, nonce)
     }
     /// `poly_uniform_eta(rho', nonce)`.
-    pub fn uniform_eta(&self, seed: &[u8], nonce: u16) -> Poly {
+    pub fn uniform_eta(&self, seed: &[u8], nonce: u16) -> Option<Poly> {
         self.sample(self.poly_uniform_eta, seed, 64, nonce)
     }
     /// `poly_uniform_gamma1(rho'', nonce)`.
-    pub fn uniform_gamma1(&self, seed: &[u8], nonce: u16) -> Poly {
+    pub fn uniform_gamma1(&self, seed: &[u8], nonce: u16) -> Option<Poly> {
         self.sample(self.poly_uniform_gamma1, seed, 64, nonce)
     }
     /// `poly_challenge(c~)`: SampleInBall.
-    pub fn challenge(&self, ctilde: &[u8]) -> Poly {
-        assert_eq!(ctilde.len(), self.params.ctilde_bytes());
+    pub fn challenge(&self, ctilde: &[u8]) -> Option<Poly> {
+        if ctilde.len() != self.params.ctilde_bytes() {
+            return None;
+        }
         let mut c = Poly::ZERO;
         // SAFETY: c~ has CTILDEBYTES bytes.
         unsafe { (self.poly_challenge)(&mut c, ctilde.as_ptr()) };
-        c
+        Some(c)
     }
     /// `polyvec_matrix_expand(rho)`: k * l polynomials, row-major.
-    pub fn matrix_expand(&self, rho: &[u8]) -> Vec<Poly> {
-        assert_eq!(rho.len(), 32);
+    pub fn matrix_expand(&self, rho: &[u8]) -> Option<Vec<Poly>> {
+        if rho.len() != 32 {
+            return None;
+        }
         let mut mat = vec![Poly::ZERO; self.params.k * self.params.l];
         // SAFETY: `mat` holds K polyvecl of L polynomials each, contiguous; rho has 32 bytes.
         unsafe { (self.polyvec_matrix_expand)(mat.as_mut_ptr(), rho.as_ptr()) };
-        mat
+        Some(mat)
     }
     /// `rej_uniform_avx` on exactly [`AVX2_REJ_UNIFORM_BUFLEN`] bytes (AVX2 only).
     pub fn rej_uniform_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
         let x = self.avx2.as_ref()?;
-        assert_eq!(buf.len(), AVX2_REJ_UNIFORM_BUFLEN);
+        if buf.len() != AVX2_REJ_UNIFORM_BUFLEN {
+            return None;
+        }
         let mut padded = buf.to_vec();
         padded.resize(buf.len() + 8, 0);
         let mut out = Poly::ZERO;
@@ -428,7 +471,9 @@ impl CKernels {
     /// `rej_eta_avx` on exactly [`Self::avx2_rej_eta_buflen`] bytes (AVX2 only).
     pub fn rej_eta_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
         let x = self.avx2.as_ref()?;
-        assert_eq!(buf.len(), self.avx2_rej_eta_buflen());
+        if buf.len() != self.avx2_rej_eta_buflen() {
+            return None;
+        }
         let mut padded = buf.to_vec();
         padded.resize(buf.len() + 32, 0);
         let mut out = Poly::ZERO;
@@ -452,45 +497,64 @@ impl CKernels {
     }
 
     /// `polyt1_pack`.
-    pub fn pack_t1(&self, a: &Poly) -> Vec<u8> {
-        self.pack(self.polyt1_pack, a, 320)
+    pub fn pack_t1(&self, a: &Poly) -> Option<Vec<u8>> {
+        self.pack(self.polyt1_pack, a, 320, contract::PACK_T1)
     }
     /// `polyt1_unpack`.
-    pub fn unpack_t1(&self, b: &[u8]) -> Poly {
+    pub fn unpack_t1(&self, b: &[u8]) -> Option<Poly> {
         self.unpack(self.polyt1_unpack, b, 320)
     }
     /// `polyt0_pack`.
-    pub fn pack_t0(&self, a: &Poly) -> Vec<u8> {
-        self.pack(self.polyt0_pack, a, 416)
+    pub fn pack_t0(&self, a: &Poly) -> Option<Vec<u8>> {
+        self.pack(self.polyt0_pack, a, 416, contract::PACK_T0)
     }
     /// `polyt0_unpack`.
-    pub fn unpack_t0(&self, b: &[u8]) -> Poly {
+    pub fn unpack_t0(&self, b: &[u8]) -> Option<Poly> {
         self.unpack(self.polyt0_unpack, b, 416)
     }
     /// `polyeta_pack`.
-    pub fn pack_eta(&self, a: &Poly) -> Vec<u8> {
-        self.pack(self.polyeta_pack, a, self.params.eta.poly_eta_bytes())
+    pub fn pack_eta(&self, a: &Poly) -> Option<Vec<u8>> {
+        let e = self.params.eta;
+        self.pack(
+            self.polyeta_pack,
+            a,
+            e.poly_eta_bytes(),
+            contract::pack_eta(e),
+        )
     }
     /// `polyeta_unpack` (no range check in C).
-    pub fn unpack_eta(&self, b: &[u8]) -> Poly {
+    pub fn unpack_eta(&self, b: &[u8]) -> Option<Poly> {
         self.unpack(self.polyeta_unpack, b, self.params.eta.poly_eta_bytes())
     }
     /// `polyz_pack`.
-    pub fn pack_z(&self, a: &Poly) -> Vec<u8> {
-        self.pack(self.polyz_pack, a, self.params.gamma1.poly_z_bytes())
+    pub fn pack_z(&self, a: &Poly) -> Option<Vec<u8>> {
+        let g = self.params.gamma1;
+        self.pack(self.polyz_pack, a, g.poly_z_bytes(), contract::pack_z(g))
     }
     /// `polyz_unpack`.
-    pub fn unpack_z(&self, b: &[u8]) -> Poly {
+    pub fn unpack_z(&self, b: &[u8]) -> Option<Poly> {
         self.unpack(self.polyz_unpack, b, self.params.gamma1.poly_z_bytes())
     }
     /// `polyw1_pack`.
-    pub fn pack_w1(&self, a: &Poly) -> Vec<u8> {
-        self.pack(self.polyw1_pack, a, self.params.gamma2.poly_w1_bytes())
+    pub fn pack_w1(&self, a: &Poly) -> Option<Vec<u8>> {
+        let g = self.params.gamma2;
+        self.pack(self.polyw1_pack, a, g.poly_w1_bytes(), contract::pack_w1(g))
     }
-    /// The hint bytes `pack_sig` writes for `h` (k polynomials), with c~ and z zero.
-    pub fn pack_hint(&self, h: &[Poly]) -> Vec<u8> {
+    /// The hint bytes `pack_sig` writes for `h` (k polynomials), with c~ and z zero; `None`
+    /// unless `h` is k polynomials of 0/1 with at most omega ones (more would make
+    /// `pack_sig` write past the signature).
+    pub fn pack_hint(&self, h: &[Poly]) -> Option<Vec<u8>> {
         let p = self.params;
-        assert_eq!(h.len(), p.k);
+        if h.len() != p.k || !h.iter().all(|x| contract::HINT_BITS.holds(&x.coeffs)) {
+            return None;
+        }
+        let ones: usize = h
+            .iter()
+            .map(|x| x.coeffs.iter().filter(|&&c| c != 0).count())
+            .sum();
+        if ones > p.omega {
+            return None;
+        }
         let mut hv = [Poly::ZERO; K_MAX];
         hv[..p.k].copy_from_slice(h);
         let z = [Poly::ZERO; L_MAX];
@@ -498,12 +562,14 @@ impl CKernels {
         let mut sig = vec![0u8; p.sig_bytes()];
         // SAFETY: sig has CRYPTO_BYTES; c has CTILDEBYTES; z and h hold L and K polynomials.
         unsafe { (self.pack_sig)(sig.as_mut_ptr(), c.as_ptr(), z.as_ptr(), hv.as_ptr()) };
-        sig[p.sig_bytes() - p.omega - p.k..].to_vec()
+        Some(sig[p.sig_bytes() - p.omega - p.k..].to_vec())
     }
     /// `unpack_sig`'s verdict on a hint encoding (omega + k bytes), and the decoded h.
-    pub fn unpack_hint(&self, hint: &[u8]) -> (bool, Vec<Poly>) {
+    pub fn unpack_hint(&self, hint: &[u8]) -> Option<(bool, Vec<Poly>)> {
         let p = self.params;
-        assert_eq!(hint.len(), p.omega + p.k);
+        if hint.len() != p.omega + p.k {
+            return None;
+        }
         let mut sig = vec![0u8; p.sig_bytes()];
         sig[p.sig_bytes() - hint.len()..].copy_from_slice(hint);
         let mut c = [0u8; 64];
@@ -513,7 +579,7 @@ impl CKernels {
         let r = unsafe {
             (self.unpack_sig)(c.as_mut_ptr(), z.as_mut_ptr(), h.as_mut_ptr(), sig.as_ptr())
         };
-        (r == 0, h[..p.k].to_vec())
+        Some((r == 0, h[..p.k].to_vec()))
     }
     /// `crypto_sign_keypair`: draws xi through getrandom (script it for determinism).
     pub fn keypair(&self) -> (Vec<u8>, Vec<u8>) {
@@ -525,9 +591,11 @@ impl CKernels {
         (pk, sk)
     }
     /// `crypto_sign_signature_ctx`: draws rnd through getrandom. `None` if the C code
-    /// refuses (context over 255 bytes). The secret key must have the set's length.
+    /// refuses (context over 255 bytes) or the secret key does not have the set's length.
     pub fn sign(&self, sk: &[u8], msg: &[u8], ctx: &[u8]) -> Option<Vec<u8>> {
-        assert_eq!(sk.len(), self.params.sk_bytes());
+        if sk.len() != self.params.sk_bytes() {
+            return None;
+        }
         let mut sig = vec![0u8; self.params.sig_bytes()];
         let mut siglen = 0usize;
         // SAFETY: every pointer covers the length passed with it; sk has CRYPTO_SECRETKEYBYTES.
@@ -544,10 +612,12 @@ impl CKernels {
         };
         (r == 0 && siglen == sig.len()).then_some(sig)
     }
-    /// `crypto_sign_verify_ctx`: true iff it accepts. Any lengths of sig and ctx; the
-    /// public key must have the set's length.
-    pub fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool {
-        assert_eq!(pk.len(), self.params.pk_bytes());
+    /// `crypto_sign_verify_ctx`: whether it accepts. Any lengths of sig and ctx; `None` if
+    /// the public key does not have the set's length.
+    pub fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Option<bool> {
+        if pk.len() != self.params.pk_bytes() {
+            return None;
+        }
         // SAFETY: every pointer covers the length passed with it; the C code checks siglen
         // before reading sig; pk has CRYPTO_PUBLICKEYBYTES.
         let r = unsafe {
@@ -561,8 +631,26 @@ impl CKernels {
                 pk.as_ptr(),
             )
         };
-        r == 0
+        Some(r == 0)
     }
+}
+
+/// `Some(())` if every polynomial lies within its input bounds of `c`: the first in
+/// `input[0]`, the second in `input[1]` (or `input[0]` where that slot is unused). The C
+/// arithmetic has signed-overflow undefined behaviour outside the contract.
+fn within(c: Contract, polys: &[&Poly]) -> Option<()> {
+    polys
+        .iter()
+        .enumerate()
+        .all(|(i, p)| {
+            let b: Bounds = if i == 1 && c.input[1] != ANY {
+                c.input[1]
+            } else {
+                c.input[0]
+            };
+            b.holds(&p.coeffs)
+        })
+        .then_some(())
 }
 
 /// One PQClean variant as the harness runs it: its tables, and the permutation between its

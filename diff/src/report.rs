@@ -186,6 +186,42 @@ impl Report {
         }
     }
 
+    /// The report of `implementation` not answering `case` within `limit` (kind "hang"):
+    /// the reference's answer (if it gave one) and a harness error for the implementation.
+    pub fn hang(
+        check: Check,
+        case: &Case,
+        reference: (&str, &Output),
+        implementation: &str,
+        limit: std::time::Duration,
+        origin: &Origin<'_>,
+    ) -> Report {
+        let other = Output {
+            verdict: crate::model::Verdict::Error(format!(
+                "harness: {implementation} did not return within {} s (hang)",
+                limit.as_secs_f64()
+            )),
+            ..Output::default()
+        };
+        let difference = Difference {
+            field: crate::model::Field::Verdict,
+            index: 0,
+            reference: "an answer".into(),
+            other: format!("no answer within {} s", limit.as_secs_f64()),
+        };
+        Report {
+            kind: "hang".into(),
+            ..Report::new(
+                check,
+                case,
+                reference,
+                (implementation, &other),
+                &difference,
+                origin,
+            )
+        }
+    }
+
     /// Writes the report as pretty JSON to `path`.
     pub fn write_to(&self, path: &Path) -> Result<(), String> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

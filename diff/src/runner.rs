@@ -10,7 +10,14 @@ use crate::report::{Origin, Report};
 use crate::source::{ByteSource, RngSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
+
+/// Default time limit of one kernel case on one implementation.
+pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time limit of one end-to-end case on one implementation.
+pub const E2E_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Settings of one `check` run.
 #[derive(Clone, Debug)]
@@ -29,6 +36,12 @@ pub struct Config {
     pub max_reports: usize,
     /// Draw a progress line on stderr.
     pub progress: bool,
+    /// Time limit of one kernel case on one implementation ([`KERNEL_TIMEOUT`]): a call
+    /// that takes longer is reported as a hang, and the run goes on without that
+    /// implementation for the rest of that check.
+    pub kernel_timeout: Duration,
+    /// Time limit of one end-to-end case ([`E2E_TIMEOUT`]).
+    pub e2e_timeout: Duration,
 }
 
 /// One row of the result table.
@@ -58,6 +71,8 @@ pub struct Summary {
     /// Checks that no implementation besides the reference ran on this machine: nothing was
     /// compared for them (only the reference's contract bounds were checked).
     pub uncompared: Vec<String>,
+    /// Calls that did not return within the time limit: (check, implementation, case index).
+    pub hangs: Vec<(String, String, usize)>,
 }
 
 impl Summary {
@@ -67,63 +82,171 @@ impl Summary {
     }
 }
 
-/// Runs `config.checks` over `oracles` (the first is the reference).
-pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, String> {
-    let reference = oracles.first().ok_or("no implementations")?;
-    if oracles.iter().any(|o| o.is_c()) {
-        crate::rng::require_scripting()?;
-    }
-    let mut summary = Summary::default();
-    let total: usize = config
-        .checks
-        .iter()
-        .map(|c| {
-            if c.is_end_to_end() {
-                config.e2e_cases
-            } else {
-                config.cases
-            }
+/// `oracle.run`, with a panic turned into a harness error (reported as a mismatch with its
+/// input, like any other wrong answer).
+fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| oracle.run(check, case)))
+        .unwrap_or_else(|e| {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Some(Output {
+                verdict: crate::model::Verdict::Error(format!("harness: panicked: {msg}")),
+                ..Output::default()
+            })
         })
-        .sum();
-    let mut done = 0usize;
-    let started = Instant::now();
+}
+
+/// What the run thread and the watchdog share: the results so far.
+#[derive(Default)]
+struct Shared {
+    summary: Summary,
+    /// Rows of the check in progress.
+    rows: Vec<Row>,
+    reports_left: Vec<usize>,
+    done: usize,
+}
+
+/// What the watchdog reads of the run thread: which call is in progress since when, and on
+/// which case.
+struct Watch {
+    /// (nanoseconds since `base` when the call started) << 16 | (implementation index + 1);
+    /// 0 between calls.
+    current: AtomicU64,
+    base: Instant,
+    /// (position of the check in `config.checks`, case index, the case) in progress.
+    case: Mutex<Option<(usize, usize, Arc<Case>)>>,
+    /// Set when the watchdog gives up on this run thread: it must not touch the results
+    /// again, even if its call does return.
+    abandoned: AtomicBool,
+}
+
+/// Where a run thread starts: a check, its first case, and the implementations that sit
+/// that check out (they hung on it).
+#[derive(Clone)]
+struct Start {
+    check: usize,
+    case: usize,
+    excluded: Vec<bool>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn limit_of(config: &Config, check: Check) -> Duration {
+    if check.is_end_to_end() {
+        config.e2e_timeout
+    } else {
+        config.kernel_timeout
+    }
+}
+
+fn cases_of(config: &Config, check: Check) -> usize {
+    if check.is_end_to_end() {
+        config.e2e_cases
+    } else {
+        config.cases
+    }
+}
+
+/// Moves the rows of the check in progress into the summary.
+fn finish_check(sh: &mut Shared, check: Check) {
+    let rows = std::mem::take(&mut sh.rows);
+    if rows.iter().skip(1).all(|r| r.cases == 0) {
+        sh.summary.uncompared.push(check.name());
+    }
+    sh.summary
+        .rows
+        .extend(rows.into_iter().filter(|r| r.cases > 0));
+}
+
+/// The run itself, on a thread the watchdog ([`run`]) can abandon: every check from
+/// `start` on, every case, every implementation in turn, judged as it comes.
+fn run_from(
+    config: &Config,
+    oracles: &[Arc<dyn Oracle>],
+    shared: &Mutex<Shared>,
+    watch: &Watch,
+    start: Start,
+    started: Instant,
+) -> Result<(), String> {
+    let reference = &oracles[0];
+    let total: usize = config.checks.iter().map(|&c| cases_of(config, c)).sum();
     let mut last_draw = Instant::now();
-    for &check in &config.checks {
-        let n = if check.is_end_to_end() {
-            config.e2e_cases
+    for (pos, &check) in config.checks.iter().enumerate().skip(start.check) {
+        let n = cases_of(config, check);
+        let (first, excluded) = if pos == start.check {
+            (start.case, start.excluded.clone())
         } else {
-            config.cases
+            (0, vec![false; oracles.len()])
         };
         let mut src = RngSource::for_check(config.seed, &check.name());
-        let mut rows: Vec<Row> = oracles
-            .iter()
-            .map(|o| Row {
-                check: check.name(),
-                implementation: o.name().to_string(),
-                cases: 0,
-                mismatches: 0,
-                time: Duration::ZERO,
-            })
-            .collect();
-        let mut reports_left = vec![config.max_reports; oracles.len()];
-        for index in 0..n {
-            let case = generate(check, index, &mut src)
-                .map_err(|_| "the RNG source cannot run out".to_string())?;
-            let mut outputs: Vec<Option<Output>> = Vec::with_capacity(oracles.len());
-            for (o, row) in oracles.iter().zip(rows.iter_mut()) {
+        let mut src_index = 0;
+        let mut gen_case = |index: usize| -> Result<Case, String> {
+            let mut c = None;
+            while src_index <= index {
+                c = Some(
+                    generate(check, src_index, &mut src)
+                        .map_err(|_| "the RNG source cannot run out".to_string())?,
+                );
+                src_index += 1;
+            }
+            Ok(c.expect("generated"))
+        };
+        // A run thread that resumes a check (after a hang) keeps its rows.
+        if !excluded.contains(&true) {
+            let mut sh = lock(shared);
+            sh.rows = oracles
+                .iter()
+                .map(|o| Row {
+                    check: check.name(),
+                    implementation: o.name().to_string(),
+                    cases: 0,
+                    mismatches: 0,
+                    time: Duration::ZERO,
+                })
+                .collect();
+            sh.reports_left = vec![config.max_reports; oracles.len()];
+        }
+        for index in first..n {
+            let case = Arc::new(gen_case(index)?);
+            *lock(&watch.case) = Some((pos, index, case.clone()));
+            let mut outputs: Vec<(Option<Output>, Duration)> = Vec::with_capacity(oracles.len());
+            for (i, o) in oracles.iter().enumerate() {
+                if excluded[i] {
+                    outputs.push((None, Duration::ZERO));
+                    continue;
+                }
                 let t = Instant::now();
-                let out = o.run(check, &case);
-                row.time += t.elapsed();
+                let since = t.duration_since(watch.base).as_nanos() as u64;
+                watch
+                    .current
+                    .store((since.max(1) << 16) | (i as u64 + 1), Ordering::Release);
+                let out = run_caught(o.as_ref(), check, &case);
+                let took = t.elapsed();
+                watch.current.store(0, Ordering::Release);
+                outputs.push((out, took));
+            }
+            let mut sh = lock(shared);
+            if watch.abandoned.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            let sh = &mut *sh;
+            for (row, (out, took)) in sh.rows.iter_mut().zip(&outputs) {
+                row.time += *took;
                 if out.is_some() {
                     row.cases += 1;
                 }
-                outputs.push(out);
             }
             let ref_out = outputs[0]
+                .0
                 .clone()
                 .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
             for (i, o) in oracles.iter().enumerate() {
-                let Some(out) = &outputs[i] else { continue };
+                let Some(out) = &outputs[i].0 else { continue };
                 let whose = Whose {
                     name: o.name(),
                     is_c: o.is_c(),
@@ -132,17 +255,17 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                 let Some(j) = judge(check, whose, &case, (reference.name(), &ref_out), out) else {
                     continue;
                 };
-                rows[i].mismatches += 1;
-                if rows[i].mismatches == 1 {
-                    summary.first_mismatches.push((
+                sh.rows[i].mismatches += 1;
+                if sh.rows[i].mismatches == 1 {
+                    sh.summary.first_mismatches.push((
                         check.name(),
                         o.name().to_string(),
                         j.difference.clone(),
                         index,
                     ));
                 }
-                if reports_left[i] > 0 {
-                    reports_left[i] -= 1;
+                if sh.reports_left[i] > 0 {
+                    sh.reports_left[i] -= 1;
                     let origin = Origin::Run {
                         seed: config.seed,
                         index,
@@ -156,13 +279,13 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                         &j.difference,
                         &origin,
                     );
-                    summary.reports.push(r.write_into(&config.report_dir)?);
+                    sh.summary.reports.push(r.write_into(&config.report_dir)?);
                 }
             }
-            done += 1;
+            sh.done += 1;
             if config.progress && last_draw.elapsed() > Duration::from_millis(200) {
                 last_draw = Instant::now();
-                let pct = done * 100 / total.max(1);
+                let pct = sh.done * 100 / total.max(1);
                 let bar = "#".repeat(pct / 4) + &".".repeat(25 - pct / 4);
                 eprint!(
                     "\r[{bar}] {pct:>3}% {:<28} {:>6.1}s",
@@ -172,17 +295,144 @@ pub fn run(config: &Config, oracles: &[Box<dyn Oracle>]) -> Result<Summary, Stri
                 let _ = std::io::stderr().flush();
             }
         }
-        if rows.iter().skip(1).all(|r| r.cases == 0) {
-            summary.uncompared.push(check.name());
+        let mut sh = lock(shared);
+        if watch.abandoned.load(Ordering::Acquire) {
+            return Ok(());
         }
-        summary
-            .rows
-            .extend(rows.into_iter().filter(|r| r.cases > 0));
+        finish_check(&mut sh, check);
     }
-    if config.progress {
-        eprint!("\r{:<80}\r", "");
+    Ok(())
+}
+
+/// Runs `config.checks` over `oracles` (the first is the reference). The run goes on a
+/// thread of its own while this one watches it: a call that exceeds the case time limit is
+/// written as a hang report (kind "hang", with its input) and counted as a mismatch; the
+/// stuck thread is abandoned and a new one goes on from that case, without that
+/// implementation for the rest of that check (with the next check, if the reference hung). The
+/// normal path costs two atomic stores per call.
+pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
+    if oracles.is_empty() {
+        return Err("no implementations".into());
     }
-    Ok(summary)
+    if oracles.iter().any(|o| o.is_c()) {
+        crate::rng::require_scripting()?;
+    }
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let started = Instant::now();
+    let mut start = Start {
+        check: 0,
+        case: 0,
+        excluded: vec![false; oracles.len()],
+    };
+    loop {
+        let watch = Arc::new(Watch {
+            current: AtomicU64::new(0),
+            base: Instant::now(),
+            case: Mutex::new(None),
+            abandoned: AtomicBool::new(false),
+        });
+        let (tx, rx) = mpsc::channel();
+        {
+            let (config, oracles, shared, watch, start) = (
+                config.clone(),
+                oracles.to_vec(),
+                shared.clone(),
+                watch.clone(),
+                start.clone(),
+            );
+            std::thread::Builder::new()
+                .name("mldsa-diff run".into())
+                .spawn(move || {
+                    let r = run_from(&config, &oracles, &shared, &watch, start, started);
+                    let _ = tx.send(r);
+                })
+                .map_err(|e| format!("cannot start the run thread: {e}"))?;
+        }
+        let (hung_impl, limit) = loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(r) => {
+                    r?;
+                    if config.progress {
+                        eprint!("\r{:<80}\r", "");
+                    }
+                    return Ok(std::mem::take(&mut lock(&shared).summary));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err("the run thread ended without a result".into());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let cur = watch.current.load(Ordering::Acquire);
+                    if cur == 0 {
+                        continue;
+                    }
+                    let Some((pos, ..)) = *lock(&watch.case) else {
+                        continue;
+                    };
+                    let limit = limit_of(config, config.checks[pos]);
+                    let since = Duration::from_nanos(cur >> 16);
+                    if watch.base.elapsed().saturating_sub(since) > limit {
+                        break (((cur & 0xffff) - 1) as usize, limit);
+                    }
+                }
+            }
+        };
+        // A hang: abandon the thread (it may never return), report, go on without it.
+        let mut sh = lock(&shared);
+        watch.abandoned.store(true, Ordering::Release);
+        let (pos, index, case) = lock(&watch.case).clone().expect("a case is in progress");
+        let check = config.checks[pos];
+        let name = oracles[hung_impl].name();
+        if let Some(row) = sh.rows.get_mut(hung_impl) {
+            row.cases += 1;
+            row.mismatches += 1;
+        }
+        let r = Report::hang(
+            check,
+            &case,
+            (oracles[0].name(), &Output::default()),
+            name,
+            limit,
+            &Origin::Run {
+                seed: config.seed,
+                index,
+                dir: &config.report_dir,
+            },
+        );
+        sh.summary.first_mismatches.push((
+            check.name(),
+            name.to_string(),
+            r.first_difference.clone(),
+            index,
+        ));
+        sh.summary
+            .hangs
+            .push((check.name(), name.to_string(), index));
+        let path = r.write_into(&config.report_dir)?;
+        sh.summary.reports.push(path);
+        sh.done += cases_of(config, check).saturating_sub(index + 1) * usize::from(hung_impl == 0);
+        start = if hung_impl == 0 {
+            // Without the reference nothing more of this check compares.
+            finish_check(&mut sh, check);
+            Start {
+                check: pos + 1,
+                case: 0,
+                excluded: vec![false; oracles.len()],
+            }
+        } else {
+            let mut excluded = if start.check == pos {
+                start.excluded.clone()
+            } else {
+                vec![false; oracles.len()]
+            };
+            excluded[hung_impl] = true;
+            // The others run the case it hung on again, so they compare every case.
+            Start {
+                check: pos,
+                case: index,
+                excluded,
+            }
+        };
+    }
 }
 
 /// Formats the result table: check x implementation -> cases, mismatches, time.
@@ -238,8 +488,12 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
                 .map_err(|e| format!("{}: malformed report: {e}", path.display()))?;
             return Ok((check, report.input));
         }
-        Err(e) if is_json_name => {
-            return Err(format!("{}: not a mismatch report: {e}", path.display()));
+        Err(e) if is_json_name || looks_like_json(&data) => {
+            return Err(format!(
+                "{}: not a valid mismatch report: {e} (a file that is JSON text is read as a \
+                 report, never as a raw fuzz input)",
+                path.display()
+            ));
         }
         Err(_) => {}
     }
@@ -267,13 +521,19 @@ pub fn load_replay(path: &Path, check_hint: Option<&str>) -> Result<(Check, Case
     Ok((check, case))
 }
 
+/// Whether `data` is text that starts like a JSON object (a report, perhaps truncated),
+/// rather than raw fuzz bytes (which are almost never valid UTF-8 for long).
+fn looks_like_json(data: &[u8]) -> bool {
+    std::str::from_utf8(data).is_ok_and(|t| t.trim_start().starts_with('{'))
+}
+
 /// Runs one input through every implementation (after checking C scripting works).
-pub fn replay(
+pub fn replay<O: AsRef<dyn Oracle>>(
     check: Check,
     case: &Case,
-    oracles: &[Box<dyn Oracle>],
+    oracles: &[O],
 ) -> Result<Vec<ReplayRow>, String> {
-    if oracles.iter().any(|o| o.is_c()) {
+    if oracles.iter().any(|o| o.as_ref().is_c()) {
         crate::rng::require_scripting()?;
     }
     let rows = compare_all(check, case, oracles);
@@ -285,8 +545,15 @@ pub fn replay(
 
 /// Runs one input through every implementation and judges each output against the
 /// reference (the first oracle); the caller has checked that C scripting works.
-pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Vec<ReplayRow> {
-    let outs: Vec<Option<Output>> = oracles.iter().map(|o| o.run(check, case)).collect();
+pub fn compare_all<O: AsRef<dyn Oracle>>(
+    check: Check,
+    case: &Case,
+    oracles: &[O],
+) -> Vec<ReplayRow> {
+    let outs: Vec<Option<Output>> = oracles
+        .iter()
+        .map(|o| o.as_ref().run(check, case))
+        .collect();
     let none = Output::default();
     let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
     let differences: Vec<Option<Difference>> = oracles
@@ -294,6 +561,7 @@ pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Ve
         .zip(&outs)
         .enumerate()
         .map(|(i, (o, out))| {
+            let o = o.as_ref();
             let out = out.as_ref()?;
             let whose = Whose {
                 name: o.name(),
@@ -308,7 +576,7 @@ pub fn compare_all(check: Check, case: &Case, oracles: &[Box<dyn Oracle>]) -> Ve
         .zip(outs)
         .zip(differences)
         .map(|((o, output), difference)| ReplayRow {
-            implementation: o.name(),
+            implementation: o.as_ref().name(),
             output,
             difference,
         })

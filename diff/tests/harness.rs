@@ -9,6 +9,7 @@ use mldsa_diff::model::{Case, Field, Output};
 use mldsa_diff::oracle::{self, Oracle, RustOracle, run_rust};
 use mldsa_diff::runner::{self, Config};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 fn check(name: &str) -> Check {
     Check::from_name(name).unwrap_or_else(|| panic!("no check {name}"))
@@ -24,6 +25,8 @@ fn config(checks: Vec<Check>, cases: usize, e2e: usize, dir: &str) -> Config {
             .join(format!("mldsa-diff-test-{dir}-{}", std::process::id())),
         max_reports: 2,
         progress: false,
+        kernel_timeout: runner::KERNEL_TIMEOUT,
+        e2e_timeout: runner::E2E_TIMEOUT,
     }
 }
 
@@ -60,7 +63,7 @@ fn c_keygen_from_scripted_xi_is_fips_keygen() {
 /// Every check, every implementation on this machine, including all exact C comparisons.
 #[test]
 fn every_implementation_agrees_on_every_check() {
-    let oracles = oracle::available();
+    let oracles = oracle::available_shared();
     let names: Vec<String> = oracles.iter().map(|o| o.name().to_string()).collect();
     assert!(
         names.contains(&"c-clean".to_string()),
@@ -117,9 +120,9 @@ impl Oracle for WrongOracle {
 
 #[test]
 fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
-    let oracles: Vec<Box<dyn Oracle>> = vec![
-        Box::new(RustOracle::new(BackendKind::Portable).unwrap()),
-        Box::new(WrongOracle),
+    let oracles: Vec<Arc<dyn Oracle>> = vec![
+        Arc::new(RustOracle::new(BackendKind::Portable).unwrap()),
+        Arc::new(WrongOracle),
     ];
     let cfg = config(vec![check("ntt"), check("reduce")], 100, 0, "wrong");
     let summary = runner::run(&cfg, &oracles).unwrap();
@@ -173,6 +176,102 @@ fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
     ] {
         assert!(text.contains(key), "report lacks {key}");
     }
+    let _ = std::fs::remove_dir_all(&cfg.report_dir);
+}
+
+/// A backend whose bounded rejection sampler never returns (as a mutated position step in
+/// a SIMD `rej_eta` would): it sleeps, so the abandoned thread costs no CPU.
+#[derive(Clone, Copy, Debug)]
+struct HangingRejEta;
+
+impl Backend for HangingRejEta {
+    const KIND: BackendKind = BackendKind::Portable;
+    fn rej_eta(self, _: mldsa::params::Eta, _: &mut [i32], _: &[u8]) -> usize {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+}
+
+struct HangingOracle;
+
+impl Oracle for HangingOracle {
+    fn name(&self) -> &'static str {
+        "hang-rej-eta"
+    }
+    fn is_c(&self) -> bool {
+        false
+    }
+    fn run(&self, check: Check, case: &Case) -> Option<Output> {
+        run_rust(&HangingRejEta, check, case)
+    }
+}
+
+#[test]
+fn a_kernel_that_never_returns_is_reported_as_a_hang_and_the_run_goes_on() {
+    let oracles: Vec<Arc<dyn Oracle>> = vec![
+        Arc::new(RustOracle::new(BackendKind::Portable).unwrap()),
+        Arc::new(HangingOracle),
+    ];
+    let mut cfg = config(
+        vec![check("rej_eta2"), check("ntt"), check("rej_eta4")],
+        300,
+        0,
+        "hang",
+    );
+    cfg.kernel_timeout = std::time::Duration::from_millis(500);
+    let t = std::time::Instant::now();
+    let summary = runner::run(&cfg, &oracles).unwrap();
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        summary.hangs,
+        vec![
+            ("rej_eta2".to_string(), "hang-rej-eta".to_string(), 0),
+            ("rej_eta4".to_string(), "hang-rej-eta".to_string(), 0),
+        ]
+    );
+    let row = |c: &str, imp: &str| {
+        summary
+            .rows
+            .iter()
+            .find(|r| r.check == c && r.implementation == imp)
+            .unwrap_or_else(|| panic!("no row {c}/{imp}:\n{}", runner::table(&summary)))
+            .clone()
+    };
+    // The hang is one mismatch; the implementation sat out the rest of that check.
+    assert_eq!(
+        (
+            row("rej_eta2", "hang-rej-eta").cases,
+            row("rej_eta2", "hang-rej-eta").mismatches
+        ),
+        (1, 1)
+    );
+    // The run went on: the next check ran every case on a fresh worker.
+    assert_eq!(
+        (
+            row("ntt", "hang-rej-eta").cases,
+            row("ntt", "hang-rej-eta").mismatches
+        ),
+        (300, 0)
+    );
+    assert_eq!(row("rej_eta2", "portable").cases, 300);
+    // The hang report holds the input and replays.
+    let report = summary
+        .reports
+        .iter()
+        .find(|p| p.to_string_lossy().contains("rej_eta2-hang-rej-eta"))
+        .expect("a hang report");
+    let r: mldsa_diff::report::Report =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(r.kind, "hang");
+    assert_eq!(r.implementations, ["portable", "hang-rej-eta"]);
+    let (c, case) = runner::load_replay(report, None).unwrap();
+    assert_eq!((c, &case), (check("rej_eta2"), &r.input));
+    assert!(!case.bytes.is_empty());
     let _ = std::fs::remove_dir_all(&cfg.report_dir);
 }
 

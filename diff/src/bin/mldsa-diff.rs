@@ -66,6 +66,12 @@ enum Command {
         /// error if one is missing. Default: the MLDSA_REQUIRE_BACKENDS environment variable.
         #[arg(long)]
         require_backends: Option<String>,
+        /// Time limit of one case on one implementation, in seconds (default: 10 for kernel
+        /// checks, 60 for end-to-end checks). A call that takes longer is written as a hang
+        /// report and counted as a mismatch; the run goes on without that implementation for
+        /// the rest of that check.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        case_timeout_secs: Option<u64>,
     },
     /// Run reports or raw fuzz inputs through every implementation available here.
     Replay {
@@ -78,11 +84,24 @@ enum Command {
         #[arg(long)]
         report_out: Option<PathBuf>,
     },
+    /// Replay inputs of the public-API fuzz targets (api_verify, api_sign) through the typed
+    /// API, the raw API on every backend and PQClean; exit 1 on a disagreement. Known
+    /// differences, asserted exactly: see `mldsa-diff list`.
+    ReplayApi {
+        /// The fuzz target the inputs belong to (default: a directory name in the path).
+        #[arg(long)]
+        target: Option<String>,
+        /// Raw fuzz inputs.
+        files: Vec<PathBuf>,
+    },
     /// Name every check with its contract, and the implementations available here.
     List {
         /// Print only the check names, one per line.
         #[arg(long)]
         names: bool,
+        /// Print only the public-API fuzz targets (api_verify, api_sign), one per line.
+        #[arg(long, conflicts_with = "names")]
+        api_targets: bool,
     },
     /// Write fuzz seed corpora: each check's edge cases and COUNT random valid inputs, as the
     /// bytes the fuzz targets decode, into OUT/<check>/.
@@ -182,7 +201,15 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::List { names } => list(names),
+        Command::List {
+            api_targets: true, ..
+        } => {
+            mldsa_diff::api_fuzz::TARGETS
+                .iter()
+                .for_each(|t| println!("{t}"));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List { names, .. } => list(names),
         Command::Check {
             cases,
             e2e_cases,
@@ -195,6 +222,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             junit_out,
             require_backends,
+            case_timeout_secs,
         } => check(
             Config {
                 cases,
@@ -204,6 +232,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 report_dir,
                 max_reports: 3,
                 progress: !no_progress && std::io::stderr().is_terminal(),
+                kernel_timeout: case_timeout_secs
+                    .map_or(runner::KERNEL_TIMEOUT, std::time::Duration::from_secs),
+                e2e_timeout: case_timeout_secs
+                    .map_or(runner::E2E_TIMEOUT, std::time::Duration::from_secs),
             },
             &implementations,
             Output {
@@ -239,6 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             check,
             report_out,
         } => replay(&files, check.as_deref(), report_out.as_deref()),
+        Command::ReplayApi { target, files } => replay_api(&files, target.as_deref()),
     }
 }
 
@@ -266,6 +299,12 @@ fn list(names_only: bool) -> Result<ExitCode, String> {
     println!("\nknown differences of the C reference (asserted exactly, not ignored):");
     for k in mldsa_diff::known::KNOWN.iter().filter(|k| k.c_deviation) {
         println!("  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    println!(
+        "\npublic-API fuzzing (api_verify, api_sign): differences by design (asserted exactly):"
+    );
+    for k in mldsa_diff::api_fuzz::API_KNOWN {
+        println!("  {}", fold(k));
     }
     println!("\nanswers the specification requires instead of agreement (asserted exactly):");
     for k in mldsa_diff::known::KNOWN.iter().filter(|k| !k.c_deviation) {
@@ -312,6 +351,8 @@ fn check(config: Config, implementations: &[String], output: Output) -> Result<E
     if let Some(r) = required.iter().find(|r| !names.contains(&r.as_str())) {
         return Err(format!("{r} is required but --impl leaves it out"));
     }
+    let oracles: Vec<std::sync::Arc<dyn Oracle>> =
+        oracles.into_iter().map(std::sync::Arc::from).collect();
     let summary = runner::run(&config, &oracles)?;
     mldsa_diff::ci::github(&summary, names[0])?;
     if let Some(path) = &output.junit_out {
@@ -354,6 +395,11 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         seconds,
         summary.mismatches()
     );
+    for (check, imp, index) in &summary.hangs {
+        println!(
+            "HANG {check} {imp} case {index}: no answer within the time limit; {imp} sat out the rest of {check}"
+        );
+    }
     for (check, imp, d, index) in &summary.first_mismatches {
         println!(
             "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
@@ -474,6 +520,51 @@ fn replay(
         }
     }
     Ok(if any_diff {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn replay_api(files: &[PathBuf], target: Option<&str>) -> Result<ExitCode, String> {
+    use mldsa_diff::api_fuzz;
+    if files.is_empty() {
+        return Err("name at least one input of api_verify or api_sign".into());
+    }
+    mldsa_diff::rng::require_scripting()?;
+    let mut failed = false;
+    for f in files {
+        let t = match target {
+            Some(t) => t.to_string(),
+            None => f
+                .ancestors()
+                .filter_map(|a| a.file_name()?.to_str())
+                .find(|n| api_fuzz::TARGETS.contains(n))
+                .ok_or_else(|| format!("{}: name the target with --target", f.display()))?
+                .to_string(),
+        };
+        if !api_fuzz::TARGETS.contains(&t.as_str()) {
+            return Err(format!("no API fuzz target {t:?} (api_verify, api_sign)"));
+        }
+        let data = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        match api_fuzz::run_target(&t, &data) {
+            Ok(o) => println!(
+                "{}: {t}: {} implementations agree ({})",
+                f.display(),
+                o.compared,
+                if o.accepted {
+                    "accepted/signed"
+                } else {
+                    "rejected/refused"
+                }
+            ),
+            Err(e) => {
+                failed = true;
+                println!("{}: {t}: DISAGREEMENT: {e}", f.display());
+            }
+        }
+    }
+    Ok(if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -2,6 +2,7 @@
 //! first, then random values, rounding boundaries over-represented where they matter).
 
 use super::def::{Check, Def, Family, Over, Variant};
+use super::guard::{Guarded, checked};
 use super::inputs::{
     EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
 };
@@ -108,23 +109,24 @@ fn two(_: Variant) -> usize {
 
 /// A kernel on one polynomial in place.
 fn unary(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    let mut a = poly(case, 0)?;
+    let mut g = Guarded::new(poly(case, 0)?);
     polys_in(case, 1)?;
+    let a = &mut g.v;
     match check.def.name {
         // NTT-domain values travel in canonical order; the backend may keep its own.
         "ntt" => {
-            b.ntt(&mut a);
-            b.ntt_order_to_canonical(&mut a);
+            b.ntt(a);
+            b.ntt_order_to_canonical(a);
         }
         "invntt_tomont" => {
-            b.ntt_order_from_canonical(&mut a);
-            b.invntt_tomont(&mut a);
+            b.ntt_order_from_canonical(a);
+            b.invntt_tomont(a);
         }
-        "reduce" => b.reduce(&mut a),
-        "caddq" => b.caddq(&mut a),
-        _ => b.shiftl(&mut a),
+        "reduce" => b.reduce(a),
+        "caddq" => b.caddq(a),
+        _ => b.shiftl(a),
     }
-    Some(polys_out(&[a]))
+    Some(checked(check.def.name, &[g.violation()], polys_out(&[g.v])))
 }
 
 fn c_unary(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
@@ -133,16 +135,16 @@ fn c_unary(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     polys_in(case, 1)?;
     match check.def.name {
         "ntt" => {
-            t.ntt(&mut a);
+            t.ntt(&mut a)?;
             a = c.to_canonical(&a);
         }
         "invntt_tomont" => {
             a = c.to_own_order(&a);
-            t.invntt_tomont(&mut a);
+            t.invntt_tomont(&mut a)?;
         }
-        "reduce" => t.reduce(&mut a),
-        "caddq" => t.caddq(&mut a),
-        _ => t.shiftl(&mut a),
+        "reduce" => t.reduce(&mut a)?,
+        "caddq" => t.caddq(&mut a)?,
+        _ => t.shiftl(&mut a)?,
     }
     Some(polys_out(&[a]))
 }
@@ -192,16 +194,20 @@ pub(super) static POINTWISE: Def = Def {
         |_| contract::POINTWISE,
         |b, _, case| {
             let v = polys_in(case, 2)?;
-            let mut c = Poly::ZERO;
-            b.pointwise_montgomery(&mut c, &v[0], &v[1]);
-            Some(polys_out(&[c]))
+            let mut c = Guarded::new(Poly::ZERO);
+            b.pointwise_montgomery(&mut c.v, &v[0], &v[1]);
+            Some(checked(
+                "pointwise_montgomery",
+                &[c.violation()],
+                polys_out(&[c.v]),
+            ))
         },
         // Coefficient-wise: no reordering needed.
         |c, check, case| {
             let v = polys_in(case, 2)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .pointwise(&v[0], &v[1])]))
+                .pointwise(&v[0], &v[1])?]))
         },
     )
 };
@@ -215,16 +221,20 @@ pub(super) static POINTWISE_ACC: Def = Def {
         |b, check, case| {
             let l = l_of(check.variant);
             let v = polys_in(case, 2 * l)?;
-            let mut c = Poly::ZERO;
-            b.pointwise_acc_montgomery(&mut c, &v[..l], &v[l..]);
-            Some(polys_out(&[c]))
+            let mut c = Guarded::new(Poly::ZERO);
+            b.pointwise_acc_montgomery(&mut c.v, &v[..l], &v[l..]);
+            Some(checked(
+                "pointwise_acc_montgomery",
+                &[c.violation()],
+                polys_out(&[c.v]),
+            ))
         },
         |c, check, case| {
             let l = l_of(check.variant);
             let v = polys_in(case, 2 * l)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .pointwise_acc(&v[..l], &v[l..])]))
+                .pointwise_acc(&v[..l], &v[l..])?]))
         },
     )
 };
@@ -234,21 +244,21 @@ pub(super) static CADDQ: Def = a_kernel("caddq", &["caddq"], |_| contract::CADDQ
 
 fn add_sub(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let v = polys_in(case, 2)?;
-    let mut a = v[0];
+    let mut a = Guarded::new(v[0]);
     if check.def.name == "add" {
-        b.add(&mut a, &v[1])
+        b.add(&mut a.v, &v[1])
     } else {
-        b.sub(&mut a, &v[1])
+        b.sub(&mut a.v, &v[1])
     }
-    Some(polys_out(&[a]))
+    Some(checked(check.def.name, &[a.violation()], polys_out(&[a.v])))
 }
 fn c_add_sub(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let v = polys_in(case, 2)?;
     let t = c.table(&check.params());
     Some(polys_out(&[if check.def.name == "add" {
-        t.add(&v[0], &v[1])
+        t.add(&v[0], &v[1])?
     } else {
-        t.sub(&v[0], &v[1])
+        t.sub(&v[0], &v[1])?
     }]))
 }
 pub(super) static ADD: Def = Def {
@@ -265,20 +275,30 @@ pub(super) static SHIFTL: Def =
 fn split(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
-    match check.variant {
-        Variant::Gamma2(g) => b.decompose(g, &mut x, &mut y, &a),
-        _ => b.power2round(&mut x, &mut y, &a),
-    }
-    Some(polys_out(&[x, y]))
+    let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
+    let kernel = match check.variant {
+        Variant::Gamma2(g) => {
+            b.decompose(g, &mut x.v, &mut y.v, &a);
+            "decompose"
+        }
+        _ => {
+            b.power2round(&mut x.v, &mut y.v, &a);
+            "power2round"
+        }
+    };
+    Some(checked(
+        kernel,
+        &[x.violation(), y.violation()],
+        polys_out(&[x.v, y.v]),
+    ))
 }
 fn c_split(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
     let t = c.table(&check.params());
     let (x, y) = match check.variant {
-        Variant::Gamma2(_) => t.decompose(&a),
-        _ => t.power2round(&a),
+        Variant::Gamma2(_) => t.decompose(&a)?,
+        _ => t.power2round(&a)?,
     };
     Some(polys_out(&[x, y]))
 }
@@ -308,16 +328,17 @@ pub(super) static MAKE_HINT: Def = Def {
         |v| contract::make_hint(gamma2(v)),
         |b, check, case| {
             let v = polys_in(case, 2)?;
-            let mut h = Poly::ZERO;
-            let n = b.make_hint(gamma2(check.variant), &mut h, &v[0], &v[1]);
-            Some(Output {
+            let mut h = Guarded::new(Poly::ZERO);
+            let n = b.make_hint(gamma2(check.variant), &mut h.v, &v[0], &v[1]);
+            let out = Output {
                 scalar: n as i64,
-                ..polys_out(&[h])
-            })
+                ..polys_out(&[h.v])
+            };
+            Some(checked("make_hint", &[h.violation()], out))
         },
         |c, check, case| {
             let v = polys_in(case, 2)?;
-            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1]);
+            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1])?;
             Some(Output {
                 scalar: i64::from(n),
                 ..polys_out(&[h])
@@ -334,15 +355,15 @@ pub(super) static USE_HINT: Def = Def {
         |v| contract::use_hint(gamma2(v)),
         |b, check, case| {
             let v = polys_in(case, 2)?;
-            let mut r = Poly::ZERO;
-            b.use_hint(gamma2(check.variant), &mut r, &v[0], &v[1]);
-            Some(polys_out(&[r]))
+            let mut r = Guarded::new(Poly::ZERO);
+            b.use_hint(gamma2(check.variant), &mut r.v, &v[0], &v[1]);
+            Some(checked("use_hint", &[r.violation()], polys_out(&[r.v])))
         },
         |c, check, case| {
             let v = polys_in(case, 2)?;
             Some(polys_out(&[c
                 .table(&check.params())
-                .use_hint(&v[0], &v[1])]))
+                .use_hint(&v[0], &v[1])?]))
         },
     )
 };
@@ -371,7 +392,7 @@ pub(super) static CHKNORM: Def = Def {
             polys_in(case, 1)?;
             let bound = chknorm_bound(case)?;
             Some(Output {
-                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)),
+                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)?),
                 ..Output::default()
             })
         },

@@ -3,6 +3,7 @@
 //! handed unchanged — or mutated — to every implementation.
 
 use super::def::{Check, Def, Family, Over, no_polys};
+use super::guard::{GuardedBytes, checked};
 use super::inputs::{bytes_array, fixed_or_random, pick};
 use crate::kernels::Kernels;
 use crate::model::{Case, Output, Verdict};
@@ -52,7 +53,7 @@ fn script_failed(e: crate::rng::ScriptError) -> Output {
 fn rust_sign(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let p = check.params();
     let rnd: [u8; 32] = bytes_array(&case.rnd)?;
-    let mut sig = vec![0u8; p.sig_bytes()];
+    let mut sig = GuardedBytes::zeroed(p.sig_bytes());
     let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
         raw::sign_internal(
             b.kind(),
@@ -60,25 +61,34 @@ fn rust_sign(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
             &case.sk,
             &[&pre, &case.ctx, &case.msg],
             &rnd,
-            &mut sig,
+            sig.out(),
         )
     });
-    Some(match r {
-        Ok(()) => Output {
-            bytes: sig,
-            verdict: Verdict::Signed,
-            ..Output::default()
+    let v = sig.violation();
+    Some(checked(
+        "sign_internal",
+        &[v],
+        match r {
+            Ok(()) => Output {
+                bytes: sig.into_vec(),
+                verdict: Verdict::Signed,
+                ..Output::default()
+            },
+            Err(e) => Output {
+                verdict: Verdict::Error(e.to_string()),
+                ..Output::default()
+            },
         },
-        Err(e) => Output {
-            verdict: Verdict::Error(e.to_string()),
-            ..Output::default()
-        },
-    })
+    ))
 }
 
 fn c_sign(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let t = c.table(&check.params());
     bytes_array::<32>(&case.rnd)?;
+    // A secret key of the wrong length is not an input of this check (C reads a fixed size).
+    if case.sk.len() != check.params().sk_bytes() {
+        return None;
+    }
     Some(
         match crate::rng::with_script(&case.rnd, || t.sign(&case.sk, &case.msg, &case.ctx)) {
             Ok(Some(s)) => Output {
@@ -121,9 +131,18 @@ pub(super) static KEYGEN: Def = Def {
     },
     rust: |b, check, case| {
         let p = check.params();
-        let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
-        raw::keygen_internal(b.kind(), &p, &bytes_array(&case.bytes)?, &mut pk, &mut sk).ok()?;
-        Some(super::inputs::bytes_out([pk, sk].concat()))
+        let xi = bytes_array(&case.bytes)?;
+        let (mut pk, mut sk) = (
+            GuardedBytes::zeroed(p.pk_bytes()),
+            GuardedBytes::zeroed(p.sk_bytes()),
+        );
+        raw::keygen_internal(b.kind(), &p, &xi, pk.out(), sk.out()).ok()?;
+        let v = [pk.violation(), sk.violation()];
+        Some(checked(
+            "keygen_internal",
+            &v,
+            super::inputs::bytes_out([pk.into_vec(), sk.into_vec()].concat()),
+        ))
     },
     c: Some(|c, check, case| {
         bytes_array::<32>(&case.bytes)?;
@@ -171,7 +190,7 @@ pub(super) static VERIFY: Def = Def {
     c: Some(|c, check, case| {
         let ok = c
             .table(&check.params())
-            .verify(&case.pk, &case.msg, &case.ctx, &case.sig);
+            .verify(&case.pk, &case.msg, &case.ctx, &case.sig)?;
         Some(Output {
             scalar: i64::from(ok),
             verdict: Verdict::accept(ok),

@@ -1,6 +1,7 @@
 //! Keccak-f[1600]: one state, four interleaved states, and two sets of four.
 
 use super::def::{Def, Family, Over, no_polys};
+use super::guard::{Guarded, checked};
 use super::inputs::{bytes_out, fixed_or_random};
 use crate::model::{Case, Output};
 
@@ -62,9 +63,9 @@ pub(super) static KECCAK: Def = keccak(
     |_, index, edge, src| state_bytes(index, edge, src, STATE),
     |_| "200-byte state -> Keccak-f[1600]; exact".into(),
     |b, _, case| {
-        let mut s = lanes::<25>(&case.bytes)?;
-        b.keccak_f1600(&mut s);
-        Some(le(&s))
+        let mut s = Guarded::new(lanes::<25>(&case.bytes)?);
+        b.keccak_f1600(&mut s.v);
+        Some(checked("keccak_f1600", &[s.violation()], le(&s.v)))
     },
     // The single permutation in lane 0 of PQClean's 4-way one (other lanes zero).
     |c, check, case| {
@@ -84,9 +85,9 @@ pub(super) static KECCAK_X4: Def = keccak(
     |_, index, edge, src| state_bytes(index, edge, src, 4 * STATE),
     |_| "four interleaved states -> Keccak-f[1600] x4; exact".into(),
     |b, _, case| {
-        let mut s = lanes::<100>(&case.bytes)?;
-        b.keccak_f1600_x4(&mut s);
-        Some(le(&s))
+        let mut s = Guarded::new(lanes::<100>(&case.bytes)?);
+        b.keccak_f1600_x4(&mut s.v);
+        Some(checked("keccak_f1600_x4", &[s.violation()], le(&s.v)))
     },
     |c, check, case| {
         let mut s = lanes::<100>(&case.bytes)?;
@@ -108,9 +109,16 @@ pub(super) static KECCAK_X4X2: Def = keccak(
     },
     |b, _, case| {
         let (a, z) = case.bytes.split_at(case.bytes.len().min(4 * STATE));
-        let (mut s0, mut s1) = (lanes::<100>(a)?, lanes::<100>(z)?);
-        b.keccak_f1600_x4x2(&mut s0, &mut s1);
-        Some(le(&[s0, s1].concat()))
+        let (mut s0, mut s1) = (
+            Guarded::new(lanes::<100>(a)?),
+            Guarded::new(lanes::<100>(z)?),
+        );
+        b.keccak_f1600_x4x2(&mut s0.v, &mut s1.v);
+        Some(checked(
+            "keccak_f1600_x4x2",
+            &[s0.violation(), s1.violation()],
+            le(&[s0.v, s1.v].concat()),
+        ))
     },
     |c, check, case| {
         let (a, z) = case.bytes.split_at(case.bytes.len().min(4 * STATE));

@@ -12,6 +12,7 @@
 pub mod arith;
 pub mod def;
 pub mod e2e;
+pub mod guard;
 pub mod inputs;
 pub mod keccak;
 pub mod packing;
@@ -123,6 +124,7 @@ pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Cas
 /// must satisfy before any implementation, C included, sees it).
 pub fn validate(check: Check, case: &Case) -> Result<(), String> {
     let name = check.name();
+    validate_fields(check, case)?;
     let n = check.poly_inputs();
     if n > 0 {
         if case.polys.len() != n {
@@ -156,6 +158,74 @@ pub fn validate(check: Check, case: &Case) -> Result<(), String> {
         return Err(format!(
             "the input does not have the shape of a {name} input (see `mldsa-diff list`)"
         ));
+    }
+    Ok(())
+}
+
+/// The fields of a [`Case`] `check` reads: every other one must be empty (a report whose
+/// input has, say, a public key for a kernel check was not written by this harness). And
+/// the lengths the end-to-end checks need before any implementation sees the input (the C
+/// code reads keys of a fixed size).
+fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
+    let name = check.name();
+    let p = check.params();
+    let e2e = check.is_end_to_end();
+    let uses = |field: &str| -> bool {
+        match (field, check.def.name) {
+            ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),
+            ("bytes", "keygen_{set}") => true,
+            ("bytes", n) => !e2e && check.poly_inputs() == 0 && n != "pack_hint_{set}",
+            ("scalar", n) => n == "chknorm",
+            ("pk" | "sig", n) => n == "verify_{set}",
+            ("sk", n) => e2e && n != "verify_{set}" && n != "keygen_{set}",
+            ("msg" | "ctx" | "rnd", n) => e2e && n != "keygen_{set}",
+            _ => false,
+        }
+    };
+    let fields: [(&str, bool); 9] = [
+        ("polys", !case.polys.is_empty()),
+        ("bytes", !case.bytes.is_empty()),
+        ("scalar", case.scalar != 0),
+        ("pk", !case.pk.is_empty()),
+        ("sk", !case.sk.is_empty()),
+        ("msg", !case.msg.is_empty()),
+        ("ctx", !case.ctx.is_empty()),
+        ("rnd", !case.rnd.is_empty()),
+        ("sig", !case.sig.is_empty()),
+    ];
+    if let Some((f, _)) = fields.iter().find(|(f, set)| *set && !uses(f)) {
+        return Err(format!(
+            "{name} does not take the field {f:?}, the input has it"
+        ));
+    }
+    let len = |f: &str, have: usize, want: usize| -> Result<(), String> {
+        if have == want {
+            Ok(())
+        } else {
+            Err(format!("{name}: {f} has {have} bytes, not {want}"))
+        }
+    };
+    match check.def.name {
+        "keygen_{set}" => len("bytes (xi)", case.bytes.len(), 32)?,
+        "verify_{set}" => {
+            len("pk", case.pk.len(), p.pk_bytes())?;
+            // Verify cases keep the rnd their signature was made with; it is not read.
+            if !case.rnd.is_empty() {
+                len("rnd", case.rnd.len(), 32)?;
+            }
+        }
+        n if e2e => {
+            debug_assert!(n.starts_with("sign"));
+            len("sk", case.sk.len(), p.sk_bytes())?;
+            len("rnd", case.rnd.len(), 32)?;
+            if case.ctx.len() > 255 {
+                return Err(format!(
+                    "{name}: ctx has {} bytes; a signing context has at most 255",
+                    case.ctx.len()
+                ));
+            }
+        }
+        _ => {}
     }
     Ok(())
 }

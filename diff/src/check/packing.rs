@@ -2,6 +2,7 @@
 
 use super::arith::from_contract;
 use super::def::{Check, Def, Family, Over, RustFn, Variant, no_polys};
+use super::guard::{Guarded, GuardedBytes, GuardedPolys, checked};
 use super::inputs::{
     EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
 };
@@ -54,15 +55,20 @@ const fn pack(
 fn rust_pack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    let mut out = vec![0u8; packed_len(check)];
+    let mut out = GuardedBytes::zeroed(packed_len(check));
     match check.variant {
-        Variant::Eta(e) => b.pack_eta(e, &mut out, &a),
-        Variant::Gamma1(g) => b.pack_z(g, &mut out, &a),
-        Variant::Gamma2(g) => b.pack_w1(g, &mut out, &a),
-        _ if check.def.name == "pack_t1" => b.pack_t1(&mut out, &a),
-        _ => b.pack_t0(&mut out, &a),
+        Variant::Eta(e) => b.pack_eta(e, out.out(), &a),
+        Variant::Gamma1(g) => b.pack_z(g, out.out(), &a),
+        Variant::Gamma2(g) => b.pack_w1(g, out.out(), &a),
+        _ if check.def.name == "pack_t1" => b.pack_t1(out.out(), &a),
+        _ => b.pack_t0(out.out(), &a),
     }
-    Some(super::inputs::bytes_out(out))
+    let v = out.violation();
+    Some(checked(
+        check.def.kernels[0],
+        &[v],
+        super::inputs::bytes_out(out.into_vec()),
+    ))
 }
 
 fn c_pack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
@@ -70,11 +76,11 @@ fn c_pack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     polys_in(case, 1)?;
     let t = c.table(&check.params());
     Some(super::inputs::bytes_out(match check.variant {
-        Variant::Eta(_) => t.pack_eta(&a),
-        Variant::Gamma1(_) => t.pack_z(&a),
-        Variant::Gamma2(_) => t.pack_w1(&a),
-        _ if check.def.name == "pack_t1" => t.pack_t1(&a),
-        _ => t.pack_t0(&a),
+        Variant::Eta(_) => t.pack_eta(&a)?,
+        Variant::Gamma1(_) => t.pack_z(&a)?,
+        Variant::Gamma2(_) => t.pack_w1(&a)?,
+        _ if check.def.name == "pack_t1" => t.pack_t1(&a)?,
+        _ => t.pack_t0(&a)?,
     }))
 }
 
@@ -137,22 +143,26 @@ const fn unpack(
 
 fn rust_unpack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
-    let mut a = Poly::ZERO;
+    let mut a = Guarded::new(Poly::ZERO);
     match check.variant {
-        Variant::Gamma1(g) => b.unpack_z(g, &mut a, buf),
-        _ if check.def.name == "unpack_t1" => b.unpack_t1(&mut a, buf),
-        _ => b.unpack_t0(&mut a, buf),
+        Variant::Gamma1(g) => b.unpack_z(g, &mut a.v, buf),
+        _ if check.def.name == "unpack_t1" => b.unpack_t1(&mut a.v, buf),
+        _ => b.unpack_t0(&mut a.v, buf),
     }
-    Some(polys_out(&[a]))
+    Some(checked(
+        check.def.kernels[0],
+        &[a.violation()],
+        polys_out(&[a.v]),
+    ))
 }
 
 fn c_unpack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
     let t = c.table(&check.params());
     Some(polys_out(&[match check.variant {
-        Variant::Gamma1(_) => t.unpack_z(buf),
-        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf),
-        _ => t.unpack_t0(buf),
+        Variant::Gamma1(_) => t.unpack_z(buf)?,
+        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf)?,
+        _ => t.unpack_t0(buf)?,
     }]))
 }
 
@@ -215,22 +225,23 @@ pub(super) static UNPACK_ETA: Def = Def {
         |b, check, case| {
             let e = eta(check.variant);
             let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            let mut a = Poly::ZERO;
-            let ok = b.unpack_eta(e, &mut a, buf);
-            Some(Output {
+            let mut a = Guarded::new(Poly::ZERO);
+            let ok = b.unpack_eta(e, &mut a.v, buf);
+            let out = Output {
                 verdict: if ok {
                     Verdict::InRange
                 } else {
                     Verdict::OutOfRange
                 },
-                ..polys_out(&[a])
-            })
+                ..polys_out(&[a.v])
+            };
+            Some(checked("unpack_eta", &[a.violation()], out))
         },
         // C's polyeta_unpack does no range check: only in-range encodings are comparable.
         |c, check, case| {
             let e = eta(check.variant);
             let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            let a = c.table(&check.params()).unpack_eta(buf);
+            let a = c.table(&check.params()).unpack_eta(buf)?;
             if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
                 return None;
             }
@@ -328,14 +339,19 @@ pub(super) static PACK_HINT: Def = Def {
     rust: |b, check, case| {
         let p = check.params();
         let h = hint_in(case, &p)?;
-        let mut out = vec![0u8; p.omega + p.k];
-        b.pack_hint(&mut out, &h, p.omega);
-        Some(super::inputs::bytes_out(out))
+        let mut out = GuardedBytes::zeroed(p.omega + p.k);
+        b.pack_hint(out.out(), &h, p.omega);
+        let v = out.violation();
+        Some(checked(
+            "pack_hint",
+            &[v],
+            super::inputs::bytes_out(out.into_vec()),
+        ))
     },
     c: Some(|c, check, case| {
         let p = check.params();
         let h = hint_in(case, &p)?;
-        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)))
+        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)?))
     }),
 };
 
@@ -400,18 +416,19 @@ pub(super) static UNPACK_HINT: Def = Def {
     rust: |b, check, case| {
         let p = check.params();
         let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        let mut h = vec![Poly::ZERO; p.k];
-        let ok = b.unpack_hint(&mut h, buf, p.omega).is_ok();
-        Some(Output {
-            polys: if ok { to_vecs(&h) } else { Vec::new() },
+        let mut h = GuardedPolys::zeroed(p.k);
+        let ok = b.unpack_hint(h.out(), buf, p.omega).is_ok();
+        let out = Output {
+            polys: if ok { to_vecs(h.polys()) } else { Vec::new() },
             verdict: Verdict::accept(ok),
             ..Output::default()
-        })
+        };
+        Some(checked("unpack_hint", &[h.violation()], out))
     },
     c: Some(|c, check, case| {
         let p = check.params();
         let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        let (ok, h) = c.table(&p).unpack_hint(buf);
+        let (ok, h) = c.table(&p).unpack_hint(buf)?;
         Some(Output {
             polys: if ok { to_vecs(&h) } else { Vec::new() },
             verdict: Verdict::accept(ok),

@@ -2,6 +2,7 @@
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
 use super::def::{Check, Def, Family, GenFn, Over, RustFn, Variant, no_polys};
+use super::guard::{Guarded, GuardedI32, checked};
 use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out, to_vecs};
 use crate::model::{Case, Output};
 use crate::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
@@ -124,9 +125,13 @@ pub(super) static REJ_UNIFORM: Def = Def {
             if buf.len() % 3 != 0 || buf.len() > REJ_UNIFORM_MAX {
                 return None;
             }
-            let mut v = [0i32; N];
-            let n = b.rej_uniform(&mut v, buf);
-            Some(values_out(&v, n))
+            let mut v = GuardedI32::zeroed(N);
+            let n = b.rej_uniform(v.out(), buf);
+            Some(checked(
+                "rej_uniform",
+                &[v.violation()],
+                values_out(v.values(), n),
+            ))
         },
         |c, check, case| {
             let buf = bytes_of_len(&case.bytes, AVX2_REJ_UNIFORM_BUFLEN)?;
@@ -173,9 +178,13 @@ pub(super) static REJ_ETA: Def = Def {
             if case.bytes.len() > REJ_ETA_MAX {
                 return None;
             }
-            let mut v = [0i32; N];
-            let n = b.rej_eta(eta(check.variant), &mut v, &case.bytes);
-            Some(values_out(&v, n))
+            let mut v = GuardedI32::zeroed(N);
+            let n = b.rej_eta(eta(check.variant), v.out(), &case.bytes);
+            Some(checked(
+                "rej_eta",
+                &[v.violation()],
+                values_out(v.values(), n),
+            ))
         },
         |c, check, case| {
             let t = c.table(&check.params());
@@ -223,15 +232,15 @@ pub(super) static POLY_UNIFORM: Def = sampler(
     |_| "rho (32) || nonce (2) -> RejNTTPoly, [0, q); exact".to_string(),
     |_, index, edge, src| gen_seed(RHO_NONCE, index, edge, src),
     |b, _, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform(&bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform(&bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked("poly_uniform", &[a.violation()], polys_out(&[a.v])))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHO_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform(&s[..SEED_BYTES], nonce(s))]))
+            .uniform(&s[..SEED_BYTES], nonce(s))?]))
     },
 );
 
@@ -247,15 +256,19 @@ pub(super) static POLY_UNIFORM_ETA: Def = sampler(
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
     |b, check, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform_eta(eta(check.variant), &bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform_eta(eta(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked(
+            "poly_uniform_eta",
+            &[a.violation()],
+            polys_out(&[a.v]),
+        ))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform_eta(&s[..64], nonce(s))]))
+            .uniform_eta(&s[..64], nonce(s))?]))
     },
 );
 
@@ -271,15 +284,19 @@ pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
     |b, check, case| {
-        let mut a = Poly::ZERO;
-        b.poly_uniform_gamma1(gamma1(check.variant), &bytes_array(&case.bytes)?, &mut a);
-        Some(polys_out(&[a]))
+        let mut a = Guarded::new(Poly::ZERO);
+        b.poly_uniform_gamma1(gamma1(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
+        Some(checked(
+            "poly_uniform_gamma1",
+            &[a.violation()],
+            polys_out(&[a.v]),
+        ))
     },
     |c, check, case| {
         let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
         Some(polys_out(&[c
             .table(&check.params())
-            .uniform_gamma1(&s[..64], nonce(s))]))
+            .uniform_gamma1(&s[..64], nonce(s))?]))
     },
 );
 
@@ -315,7 +332,7 @@ pub(super) static CHALLENGE: Def = sampler(
     |c, check, case| {
         let p = check.params();
         let ct = bytes_of_len(&case.bytes, p.ctilde_bytes())?;
-        Some(polys_out(&[c.table(&p).challenge(ct)]))
+        Some(polys_out(&[c.table(&p).challenge(ct)?]))
     },
 );
 
@@ -338,8 +355,12 @@ pub(super) static EXPAND_A: Def = sampler(
     },
     |b, check, case| {
         let p = check.params();
-        let mut mat = [[Poly::ZERO; L_MAX]; K_MAX];
-        b.expand_a(&p, &bytes_array(&case.bytes)?, &mut mat);
+        let mut g = Guarded::new([[Poly::ZERO; L_MAX]; K_MAX]);
+        b.expand_a(&p, &bytes_array(&case.bytes)?, &mut g.v);
+        if let Some(v) = g.violation() {
+            return Some(v.output("expand_a"));
+        }
+        let mut mat = g.v;
         mat.iter_mut()
             .flat_map(|row| row.iter_mut())
             .for_each(|a| b.ntt_order_to_canonical(a));
@@ -352,7 +373,7 @@ pub(super) static EXPAND_A: Def = sampler(
         let rho = bytes_of_len(&case.bytes, SEED_BYTES)?;
         let m: Vec<Poly> = c
             .table(&check.params())
-            .matrix_expand(rho)
+            .matrix_expand(rho)?
             .iter()
             .map(|a| c.to_canonical(a))
             .collect();
