@@ -10,7 +10,8 @@
 #                  `cortex-a72` has Neon without them; the Neon backend's Keccak path follows.
 # --require LIST   implementations that must be available (MLDSA_REQUIRE_BACKENDS and
 #                  `mldsa-diff check --require-backends`), e.g. neon,neon-plain,c-aarch64.
-#                  Default: neon,c-aarch64 on aarch64 (plus neon-plain with --qemu-cpu max).
+#                  Default on aarch64: neon,c-aarch64 (plus neon-plain with --qemu-cpu max;
+#                  neon alone with another --qemu-cpu: PQClean's aarch64 code needs SHA3).
 # --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
 # --runner         `cross` (needs a container engine; Cross.toml configures its images) or
 #                  `cargo` (Debian's cross gcc as linker and C compiler, qemu-user as the
@@ -61,8 +62,13 @@ case "$target" in
         qemu="qemu-aarch64"
         libc=libc6-dev-arm64-cross
         backends=(portable neon)
-        default_require=neon,c-aarch64
-        [ "$qemu_cpu" = max ] && default_require=neon,neon-plain,c-aarch64
+        # PQClean's aarch64 code needs the SHA3 instructions (QEMU's default CPU and `max`
+        # have them; a Cortex-A72 does not, and there only c-clean compares).
+        case "$qemu_cpu" in
+            "") default_require=neon,c-aarch64 ;;
+            max) default_require=neon,neon-plain,c-aarch64 ;;
+            *) default_require=neon ;;
+        esac
         ;;
     s390x-unknown-linux-gnu)
         gnu=s390x-linux-gnu

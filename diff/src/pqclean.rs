@@ -228,8 +228,12 @@ impl Variant {
             {
                 Some([&AVX2_44, &AVX2_65, &AVX2_87])
             }
+            // PQClean's aarch64 Keccak (`f1600x2`, assembly) uses the Armv8.2 SHA3
+            // instructions unconditionally: on a CPU without them it dies with SIGILL.
             #[cfg(target_arch = "aarch64")]
-            Variant::Aarch64 => Some([&AARCH64_44, &AARCH64_65, &AARCH64_87]),
+            Variant::Aarch64 if std::arch::is_aarch64_feature_detected!("sha3") => {
+                Some([&AARCH64_44, &AARCH64_65, &AARCH64_87])
+            }
             _ => None,
         }
     }
