@@ -8,7 +8,7 @@
 //! * byte strings (xi, K, rho', rho'', c~, rnd, the encodings of s1, s2 and t0): any
 //!   16-byte window, at any offset;
 //! * polynomials (s1, s2, y, and NTT(s1), NTT(s2), NTT(y) as the backend computes them),
-//!   as the library stores them (`i32` little-endian): any run of 8 consecutive
+//!   as the library stores them (`i32` in native byte order): any run of 8 consecutive
 //!   coefficients of y and NTT(.), of 16 of s1 and s2 (values in [-eta, eta], so a shorter
 //!   run could match by chance), at any 4-byte offset.
 //!
@@ -123,7 +123,7 @@ fn search(region: &[u8], s: &Secrets) -> BTreeMap<&'static str, usize> {
         let mut chunks: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
         for (pi, poly) in polys.iter().enumerate() {
             for (ci, c) in poly.chunks_exact(*run).enumerate() {
-                let v: Vec<u8> = c.iter().flat_map(|x| x.to_le_bytes()).collect();
+                let v: Vec<u8> = c.iter().flat_map(|x| x.to_ne_bytes()).collect();
                 chunks.entry(v).or_insert((pi, ci));
             }
         }
