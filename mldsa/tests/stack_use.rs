@@ -20,6 +20,15 @@ enum Op {
 /// release profile: the largest figure measured on x86_64 (AVX2, test profile: KeyGen 90.3,
 /// Sign 141.8, Verify 94.5) plus about 20%.
 fn bound_kib(op: Op, _p: &Params) -> usize {
+    // s390x (measured under QEMU): the compiler keeps more of KeyGen's and Verify's
+    // buffers live at once there (KeyGen 126.5, Sign 140.1, Verify 130.9 KiB).
+    if cfg!(target_arch = "s390x") {
+        return match op {
+            Op::KeyGen => 152,
+            Op::Sign => 170,
+            Op::Verify => 157,
+        };
+    }
     match op {
         Op::KeyGen => 108,
         Op::Sign => 170,
