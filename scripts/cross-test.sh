@@ -119,7 +119,7 @@ case "$runner_choice" in
                 exit 1
             fi
         fi
-        rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+        grep -qx "$target" <<<"$(rustup target list --installed)" || rustup target add "$target"
         triple_env=$(echo "$target" | tr 'a-z-' 'A-Z_')
         export "CARGO_TARGET_${triple_env}_LINKER=$gnu-gcc"
         export "CARGO_TARGET_${triple_env}_RUNNER=$qemu -L /usr/$gnu"

@@ -81,7 +81,10 @@ diff_bin="$root/target/release/mldsa-diff"
 mapfile -t all_targets < <("$diff_bin" list --names)
 # The public-API targets (mldsa_diff::api_fuzz) fuzz like the others but have no planted bug.
 mapfile -t api_targets < <("$diff_bin" list --api-targets)
-is_api() { printf '%s\n' "${api_targets[@]}" | grep -qxF -- "$1"; }
+# Membership tests read a here-string, not a pipe: `grep -q` exits at the first match, and
+# under pipefail the writer's SIGPIPE would turn a match into a failure (seen in CI).
+in_list() { local x=$1; shift; grep -qxF -- "$x" <<<"$(printf '%s\n' "$@")"; }
+is_api() { in_list "$1" "${api_targets[@]}"; }
 for t in "${targets[@]}"; do
     if [ "$planted" = 1 ] && is_api "$t"; then die "$t is a public-API target: it has no planted bug"; fi
 done
@@ -90,7 +93,7 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
 fi
 for t in "${targets[@]}"; do
-    printf '%s\n' "${all_targets[@]}" | grep -qxF -- "$t" || die "no fuzz target $t (mldsa-diff list --names, --api-targets)"
+    in_list "$t" "${all_targets[@]}" || die "no fuzz target $t (mldsa-diff list --names, --api-targets)"
 done
 if [ "$shard_n" -gt 1 ]; then
     mine=()

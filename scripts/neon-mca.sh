@@ -82,7 +82,7 @@ objdump=$bindir/llvm-objdump
 nm=$bindir/llvm-nm
 [ -x "$objdump" ] || objdump=llvm-objdump
 [ -x "$nm" ] || nm=llvm-nm
-rustup target list --installed 2>/dev/null | grep -qx "$target" || rustup target add "$target"
+grep -qx "$target" <<<"$(rustup target list --installed 2>/dev/null)" || rustup target add "$target"
 
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$gnu-gcc
 export CC_aarch64_unknown_linux_gnu=$gnu-gcc
