@@ -1,7 +1,7 @@
 //! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
 //! first, then random values, rounding boundaries over-represented where they matter).
 
-use super::def::{Check, Def, Family, Over, Variant};
+use super::def::{Check, Def, Family, Over, Variant, gamma2};
 use super::guard::{Guarded, checked};
 use super::inputs::{
     EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
@@ -11,15 +11,8 @@ use crate::model::{Case, Output};
 use crate::pqclean::CImpl;
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Bounds, Contract};
-use mldsa::params::{Gamma2, Q};
+use mldsa::params::Q;
 use mldsa::poly::Poly;
-
-fn gamma2(v: Variant) -> Gamma2 {
-    match v {
-        Variant::Gamma2(g) => g,
-        _ => unreachable!("a gamma2 check"),
-    }
-}
 
 fn l_of(v: Variant) -> usize {
     match v {

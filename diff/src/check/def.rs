@@ -245,3 +245,27 @@ pub fn describe_contract(c: Contract) -> String {
 pub fn no_polys(_: Variant) -> usize {
     0
 }
+
+/// The gamma2 of a check over Gamma2s.
+pub fn gamma2(v: Variant) -> Gamma2 {
+    match v {
+        Variant::Gamma2(x) => x,
+        _ => unreachable!("a gamma2 check"),
+    }
+}
+
+/// The eta of a check over Etas.
+pub fn eta(v: Variant) -> Eta {
+    match v {
+        Variant::Eta(x) => x,
+        _ => unreachable!("an eta check"),
+    }
+}
+
+/// The gamma1 of a check over Gamma1s.
+pub fn gamma1(v: Variant) -> Gamma1 {
+    match v {
+        Variant::Gamma1(x) => x,
+        _ => unreachable!("a gamma1 check"),
+    }
+}

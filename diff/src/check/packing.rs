@@ -1,7 +1,7 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
 use super::arith::from_contract;
-use super::def::{Check, Def, Family, Over, RustFn, Variant, no_polys};
+use super::def::{Check, Def, Family, Over, RustFn, Variant, eta, gamma1, gamma2, no_polys};
 use super::guard::{Guarded, GuardedBytes, GuardedPolys, checked};
 use super::inputs::{
     EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
@@ -11,7 +11,7 @@ use crate::pqclean::CImpl;
 use crate::source::{Exhausted, Source};
 use mldsa::backend::Backend;
 use mldsa::backend::contract::{self, Contract};
-use mldsa::params::{Eta, Gamma1, Gamma2, N, POLY_T0_BYTES, POLY_T1_BYTES, Params};
+use mldsa::params::{N, POLY_T0_BYTES, POLY_T1_BYTES, Params};
 use mldsa::poly::Poly;
 
 fn one(_: Variant) -> usize {
@@ -164,25 +164,6 @@ fn c_unpack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
         _ if check.def.name == "unpack_t1" => t.unpack_t1(buf)?,
         _ => t.unpack_t0(buf)?,
     }]))
-}
-
-fn eta(v: Variant) -> Eta {
-    match v {
-        Variant::Eta(e) => e,
-        _ => unreachable!("an eta check"),
-    }
-}
-fn gamma1(v: Variant) -> Gamma1 {
-    match v {
-        Variant::Gamma1(g) => g,
-        _ => unreachable!("a gamma1 check"),
-    }
-}
-fn gamma2(v: Variant) -> Gamma2 {
-    match v {
-        Variant::Gamma2(g) => g,
-        _ => unreachable!("a gamma2 check"),
-    }
 }
 
 pub(super) static PACK_T1: Def = pack("pack_t1", Over::Nothing, &["pack_t1"], |_| {

@@ -1,7 +1,7 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{Check, Def, Family, GenFn, Over, RustFn, Variant, no_polys};
+use super::def::{Check, Def, Family, GenFn, Over, RustFn, Variant, eta, gamma1, no_polys};
 use super::guard::{Guarded, GuardedI32, checked};
 use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out, to_vecs};
 use crate::model::{Case, Output};
@@ -9,7 +9,7 @@ use crate::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Contract};
 use mldsa::keccak::{SHAKE128_RATE, SHAKE256_RATE};
-use mldsa::params::{Eta, Gamma1, K_MAX, L_MAX, N, Q, SEED_BYTES};
+use mldsa::params::{Eta, K_MAX, L_MAX, N, Q, SEED_BYTES};
 use mldsa::poly::Poly;
 
 /// The longest rej_uniform input: five SHAKE128 blocks (PQClean AVX2's buffer).
@@ -22,19 +22,6 @@ const RHO_NONCE: usize = SEED_BYTES + 2;
 const RHOP_NONCE: usize = 64 + 2;
 
 const _: () = assert!(REJ_UNIFORM_MAX == AVX2_REJ_UNIFORM_BUFLEN);
-
-fn eta(v: Variant) -> Eta {
-    match v {
-        Variant::Eta(e) => e,
-        _ => unreachable!("an eta check"),
-    }
-}
-fn gamma1(v: Variant) -> Gamma1 {
-    match v {
-        Variant::Gamma1(g) => g,
-        _ => unreachable!("a gamma1 check"),
-    }
-}
 
 const fn sampler(
     name: &'static str,

@@ -1,0 +1,314 @@
+//! The PQClean C code that `pqcrypto-mldsa` compiles and links: its kernels and its
+//! end-to-end entry points, declared here by symbol name and wrapped in safe functions.
+//! This is the C "backend module" of the harness and the only place it uses `unsafe`.
+//!
+//! Each variant (clean; AVX2 on x86_64; aarch64 on aarch64) is built once per parameter set
+//! with its own symbol prefix (`PQCLEAN_MLDSA65_CLEAN_poly_ntt`, ...). Note: the crate's own
+//! `ffi` module also declares non-`_ctx` signing entry points that do not exist in the
+//! library; only the `_ctx` ones are used here.
+#![allow(unsafe_code)]
+
+mod wrappers;
+
+use mldsa::poly::Poly;
+use mldsa::{ML_DSA_44, ML_DSA_65, ML_DSA_87, Params};
+
+// Link the crate so its static libraries are part of every binary that uses this module.
+use pqcrypto_mldsa as _;
+
+type PolyFn = unsafe extern "C" fn(*mut Poly);
+type Poly3Fn = unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly);
+type SplitFn = unsafe extern "C" fn(*mut Poly, *mut Poly, *const Poly);
+type PackFn = unsafe extern "C" fn(*mut u8, *const Poly);
+type UnpackFn = unsafe extern "C" fn(*mut Poly, *const u8);
+type SampleFn = unsafe extern "C" fn(*mut Poly, *const u8, u16);
+
+/// Kernels only the AVX2 variant has, or has with another signature.
+#[derive(Debug)]
+pub struct Avx2Only {
+    poly_nttunpack: PolyFn,
+    /// Writes the positions of the hint ones and returns their count.
+    poly_make_hint: unsafe extern "C" fn(*mut u8, *const Poly, *const Poly) -> u32,
+    rej_uniform_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
+    rej_eta_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
+    /// Keccak-f[1600] on four interleaved states with a caller-supplied round-constant table.
+    f1600x4: unsafe extern "C" fn(*mut u64, *const u64),
+}
+
+/// One PQClean variant for one parameter set.
+#[derive(Debug)]
+pub struct CKernels {
+    /// "c-clean", "c-avx2" or "c-aarch64".
+    pub name: &'static str,
+    /// The parameter set these symbols were compiled for.
+    pub params: Params,
+    poly_reduce: PolyFn,
+    poly_caddq: PolyFn,
+    poly_add: Poly3Fn,
+    poly_sub: Poly3Fn,
+    poly_shiftl: PolyFn,
+    poly_ntt: PolyFn,
+    poly_invntt_tomont: PolyFn,
+    poly_pointwise_montgomery: Poly3Fn,
+    poly_power2round: SplitFn,
+    poly_decompose: SplitFn,
+    poly_use_hint: Poly3Fn,
+    poly_chknorm: unsafe extern "C" fn(*const Poly, i32) -> i32,
+    poly_uniform: SampleFn,
+    poly_uniform_eta: SampleFn,
+    poly_uniform_gamma1: SampleFn,
+    poly_challenge: unsafe extern "C" fn(*mut Poly, *const u8),
+    polyeta_pack: PackFn,
+    polyeta_unpack: UnpackFn,
+    polyt1_pack: PackFn,
+    polyt1_unpack: UnpackFn,
+    polyt0_pack: PackFn,
+    polyt0_unpack: UnpackFn,
+    polyz_pack: PackFn,
+    polyz_unpack: UnpackFn,
+    polyw1_pack: PackFn,
+    polyvecl_pointwise_acc_montgomery: Poly3Fn,
+    polyvec_matrix_expand: unsafe extern "C" fn(*mut Poly, *const u8),
+    pack_sig: unsafe extern "C" fn(*mut u8, *const u8, *const Poly, *const Poly),
+    unpack_sig: unsafe extern "C" fn(*mut u8, *mut Poly, *mut Poly, *const u8) -> i32,
+    crypto_sign_keypair: unsafe extern "C" fn(*mut u8, *mut u8) -> i32,
+    crypto_sign_signature_ctx: unsafe extern "C" fn(
+        *mut u8,
+        *mut usize,
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+    ) -> i32,
+    crypto_sign_verify_ctx: unsafe extern "C" fn(
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+        usize,
+        *const u8,
+    ) -> i32,
+    /// clean and aarch64: `poly_make_hint(poly *h, ...)`.
+    poly_make_hint: Option<unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly) -> u32>,
+    avx2: Option<Avx2Only>,
+}
+
+macro_rules! c_table {
+    ($table:ident, $name:literal, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
+        pub(crate) static $table: CKernels = {
+            unsafe extern "C" {
+                c_table!(@decl $prefix;
+                    poly_reduce(a: *mut Poly);
+                    poly_caddq(a: *mut Poly);
+                    poly_add(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_sub(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_shiftl(a: *mut Poly);
+                    poly_ntt(a: *mut Poly);
+                    poly_invntt_tomont(a: *mut Poly);
+                    poly_pointwise_montgomery(c: *mut Poly, a: *const Poly, b: *const Poly);
+                    poly_power2round(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+                    poly_decompose(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+                    poly_use_hint(b: *mut Poly, a: *const Poly, h: *const Poly);
+                    poly_chknorm(a: *const Poly, b: i32) -> i32;
+                    poly_uniform(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_uniform_eta(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_uniform_gamma1(a: *mut Poly, seed: *const u8, nonce: u16);
+                    poly_challenge(c: *mut Poly, seed: *const u8);
+                    polyeta_pack(r: *mut u8, a: *const Poly);
+                    polyeta_unpack(r: *mut Poly, a: *const u8);
+                    polyt1_pack(r: *mut u8, a: *const Poly);
+                    polyt1_unpack(r: *mut Poly, a: *const u8);
+                    polyt0_pack(r: *mut u8, a: *const Poly);
+                    polyt0_unpack(r: *mut Poly, a: *const u8);
+                    polyz_pack(r: *mut u8, a: *const Poly);
+                    polyz_unpack(r: *mut Poly, a: *const u8);
+                    polyw1_pack(r: *mut u8, a: *const Poly);
+                    polyvecl_pointwise_acc_montgomery(w: *mut Poly, u: *const Poly, v: *const Poly);
+                    polyvec_matrix_expand(mat: *mut Poly, rho: *const u8);
+                    pack_sig(sig: *mut u8, c: *const u8, z: *const Poly, h: *const Poly);
+                    unpack_sig(c: *mut u8, z: *mut Poly, h: *mut Poly, sig: *const u8) -> i32;
+                    crypto_sign_keypair(pk: *mut u8, sk: *mut u8) -> i32;
+                    crypto_sign_signature_ctx(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, sk: *const u8) -> i32;
+                    crypto_sign_verify_ctx(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8) -> i32;
+                );
+            }
+            CKernels {
+                name: $name,
+                params: $params,
+                poly_reduce, poly_caddq, poly_add, poly_sub, poly_shiftl, poly_ntt, poly_invntt_tomont,
+                poly_pointwise_montgomery, poly_power2round, poly_decompose, poly_use_hint, poly_chknorm,
+                poly_uniform, poly_uniform_eta, poly_uniform_gamma1, poly_challenge, polyeta_pack,
+                polyeta_unpack, polyt1_pack, polyt1_unpack, polyt0_pack, polyt0_unpack, polyz_pack,
+                polyz_unpack, polyw1_pack, polyvecl_pointwise_acc_montgomery, polyvec_matrix_expand,
+                pack_sig, unpack_sig, crypto_sign_keypair, crypto_sign_signature_ctx, crypto_sign_verify_ctx,
+                poly_make_hint: c_table!(@make_hint $prefix $mh),
+                avx2: c_table!(@avx2 $prefix $avx),
+            }
+        };
+    };
+    (@decl $prefix:literal; $($f:ident($($a:ident : $t:ty),*) $(-> $r:ty)?;)*) => {
+        $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
+    };
+    (@make_hint $prefix:literal poly) => {{
+        unsafe extern "C" {
+            #[link_name = concat!($prefix, "poly_make_hint")]
+            fn poly_make_hint(h: *mut Poly, a0: *const Poly, a1: *const Poly) -> u32;
+        }
+        Some(poly_make_hint)
+    }};
+    (@make_hint $prefix:literal none) => { None };
+    (@avx2 $prefix:literal none) => { None };
+    (@avx2 $prefix:literal yes) => {{
+        unsafe extern "C" {
+            #[link_name = concat!($prefix, "poly_nttunpack")]
+            fn poly_nttunpack(a: *mut Poly);
+            #[link_name = concat!($prefix, "poly_make_hint")]
+            fn poly_make_hint(hint: *mut u8, a0: *const Poly, a1: *const Poly) -> u32;
+            #[link_name = concat!($prefix, "rej_uniform_avx")]
+            fn rej_uniform_avx(r: *mut i32, buf: *const u8) -> u32;
+            #[link_name = concat!($prefix, "rej_eta_avx")]
+            fn rej_eta_avx(r: *mut i32, buf: *const u8) -> u32;
+            #[link_name = concat!($prefix, "f1600x4")]
+            fn f1600x4(s: *mut u64, rc: *const u64);
+        }
+        Some(Avx2Only { poly_nttunpack, poly_make_hint, rej_uniform_avx, rej_eta_avx, f1600x4 })
+    }};
+}
+
+c_table!(CLEAN_44, "c-clean", "PQCLEAN_MLDSA44_CLEAN_", ML_DSA_44, make_hint: poly, avx2: none);
+c_table!(CLEAN_65, "c-clean", "PQCLEAN_MLDSA65_CLEAN_", ML_DSA_65, make_hint: poly, avx2: none);
+c_table!(CLEAN_87, "c-clean", "PQCLEAN_MLDSA87_CLEAN_", ML_DSA_87, make_hint: poly, avx2: none);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_44, "c-avx2", "PQCLEAN_MLDSA44_AVX2_", ML_DSA_44, make_hint: none, avx2: yes);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_65, "c-avx2", "PQCLEAN_MLDSA65_AVX2_", ML_DSA_65, make_hint: none, avx2: yes);
+#[cfg(target_arch = "x86_64")]
+c_table!(AVX2_87, "c-avx2", "PQCLEAN_MLDSA87_AVX2_", ML_DSA_87, make_hint: none, avx2: yes);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_44, "c-aarch64", "PQCLEAN_MLDSA44_AARCH64_", ML_DSA_44, make_hint: poly, avx2: none);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_65, "c-aarch64", "PQCLEAN_MLDSA65_AARCH64_", ML_DSA_65, make_hint: poly, avx2: none);
+#[cfg(target_arch = "aarch64")]
+c_table!(AARCH64_87, "c-aarch64", "PQCLEAN_MLDSA87_AARCH64_", ML_DSA_87, make_hint: poly, avx2: none);
+
+/// Which PQClean variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Portable C, every architecture.
+    Clean,
+    /// x86_64 AVX2 (needs the CPU feature).
+    Avx2,
+    /// aarch64 Neon.
+    Aarch64,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Clean, Variant::Avx2, Variant::Aarch64];
+
+    /// The harness's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Clean => "c-clean",
+            Variant::Avx2 => "c-avx2",
+            Variant::Aarch64 => "c-aarch64",
+        }
+    }
+
+    /// The three tables of this variant, if it is built and the CPU can run it.
+    pub fn tables(self) -> Option<[&'static CKernels; 3]> {
+        match self {
+            Variant::Clean => Some([&CLEAN_44, &CLEAN_65, &CLEAN_87]),
+            #[cfg(target_arch = "x86_64")]
+            Variant::Avx2
+                if std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("bmi2") =>
+            {
+                Some([&AVX2_44, &AVX2_65, &AVX2_87])
+            }
+            // PQClean's aarch64 Keccak (`f1600x2`, assembly) uses the Armv8.2 SHA3
+            // instructions unconditionally: on a CPU without them it dies with SIGILL.
+            #[cfg(target_arch = "aarch64")]
+            Variant::Aarch64 if std::arch::is_aarch64_feature_detected!("sha3") => {
+                Some([&AARCH64_44, &AARCH64_65, &AARCH64_87])
+            }
+            _ => None,
+        }
+    }
+
+    /// The table for parameter set `p`.
+    pub fn for_params(self, p: &Params) -> Option<&'static CKernels> {
+        self.tables()?.into_iter().find(|t| t.params == *p)
+    }
+}
+
+/// REJ_UNIFORM_BUFLEN of the AVX2 code: five SHAKE128 blocks.
+pub const AVX2_REJ_UNIFORM_BUFLEN: usize = 840;
+
+/// One PQClean variant as the harness runs it: its tables, and the permutation between its
+/// NTT order and the canonical one (AVX2 keeps NTT-domain values in its own order).
+#[derive(Debug)]
+pub struct CImpl {
+    variant: Variant,
+    /// For AVX2: `own[i] = canonical[perm[i]]` in its NTT domain.
+    perm: Option<Vec<usize>>,
+}
+
+impl CImpl {
+    /// The variant, if it is built and runs on this CPU.
+    pub fn new(variant: Variant) -> Option<Self> {
+        let t = variant.for_params(&ML_DSA_65)?;
+        let perm = t.is_avx2().then(|| {
+            let mut idx = Poly::ZERO;
+            idx.coeffs
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, c)| *c = i as i32);
+            t.nttunpack(&mut idx);
+            idx.coeffs.iter().map(|&c| c as usize).collect()
+        });
+        Some(CImpl { variant, perm })
+    }
+
+    /// Which variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The kernels compiled for parameter set `p`.
+    pub fn table(&self, p: &Params) -> &'static CKernels {
+        self.variant
+            .for_params(p)
+            .expect("every parameter set is built when one is")
+    }
+
+    /// An NTT-domain polynomial of this variant in canonical order.
+    pub fn to_canonical(&self, a: &Poly) -> Poly {
+        match &self.perm {
+            None => *a,
+            Some(perm) => {
+                let mut c = Poly::ZERO;
+                perm.iter()
+                    .enumerate()
+                    .for_each(|(i, &src)| c.coeffs[src] = a.coeffs[i]);
+                c
+            }
+        }
+    }
+
+    /// A canonical-order NTT-domain polynomial in this variant's order.
+    pub fn to_own_order(&self, a: &Poly) -> Poly {
+        match &self.perm {
+            None => *a,
+            Some(perm) => {
+                let mut c = Poly::ZERO;
+                perm.iter()
+                    .enumerate()
+                    .for_each(|(i, &src)| c.coeffs[i] = a.coeffs[src]);
+                c
+            }
+        }
+    }
+}
