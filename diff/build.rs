@@ -1,7 +1,82 @@
-//! Records what a mismatch report needs to say about the build: the git commit (when built
-//! from a checkout), the rustc version, the target triple and the profile.
+//! Records what a mismatch report needs to say about the build (the git commit when built
+//! from a checkout, the rustc version, the target triple, the profile), and compiles
+//! mldsa-native twice from the source the `mldsa-native-rs` crate bundles: its portable C
+//! build and its native build (AVX2 / AArch64 assembly) with the kernel shim.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The mldsa-native-rs release whose bundled source is compiled (its build-dependency pin).
+const MLDSA_NATIVE_RS: &str = "mldsa-native-rs-0.0.1-alpha.6";
+
+/// The bundled `mldsa-native/mldsa` directory: `MLDSA_NATIVE_SRC` if set, else the crate in
+/// Cargo's registry (where the build-dependency put it).
+fn mldsa_native_src() -> PathBuf {
+    println!("cargo:rerun-if-env-changed=MLDSA_NATIVE_SRC");
+    if let Some(dir) = std::env::var_os("MLDSA_NATIVE_SRC") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_default();
+    let registry = home.join("registry").join("src");
+    let found = std::fs::read_dir(&registry).ok().and_then(|dirs| {
+        dirs.flatten()
+            .map(|d| {
+                d.path()
+                    .join(MLDSA_NATIVE_RS)
+                    .join("mldsa-native")
+                    .join("mldsa")
+            })
+            .find(|d| d.join("mldsa_native.c").is_file())
+    });
+    found.unwrap_or_else(|| {
+        panic!(
+            "mldsa-diff: cannot find the mldsa-native source of {MLDSA_NATIVE_RS} under {} \
+             (its build-dependency should have put it there); set MLDSA_NATIVE_SRC to its \
+             mldsa-native/mldsa directory",
+            registry.display()
+        )
+    })
+}
+
+/// Compiles mldsa-native with namespace `prefix`; `native` adds the architecture's backend
+/// and the kernel shim.
+fn build_mldsa_native(src: &Path, prefix: &str, native: bool) {
+    let csrc = Path::new("csrc");
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let mut b = cc::Build::new();
+    b.include(src)
+        .include(csrc)
+        .flag("-std=c99")
+        .define("MLD_CONFIG_NAMESPACE_PREFIX", prefix)
+        .define("MLD_CONFIG_MULTILEVEL_BUILD", None)
+        .define("MLD_CONFIG_INTERNAL_API_QUALIFIER", "static")
+        // Every call passes its randomness explicitly: no randombytes symbol.
+        .define("MLD_CONFIG_NO_RANDOMIZED_API", None)
+        .warnings(false)
+        .file(csrc.join("mldsa_native_scu.c"));
+    if native {
+        b.define("MLD_CONFIG_USE_NATIVE_BACKEND_ARITH", None)
+            .define("MLD_CONFIG_USE_NATIVE_BACKEND_FIPS202", None)
+            .define("MLDSA_DIFF_SHIM", None);
+        match arch.as_str() {
+            // The whole unit is compiled for AVX2: the harness calls it only on AVX2 CPUs.
+            "x86_64" => {
+                b.flag("-mavx2").file(csrc.join("mldsa_native_scu_asm.S"));
+            }
+            // No -march: the Keccak code then avoids the SHA3 instructions and runs on every
+            // AArch64 CPU (a Cortex-A72 included).
+            "aarch64" => {
+                b.file(csrc.join("mldsa_native_scu_asm.S"));
+            }
+            // No backend (s390x, ...): the shim reports has_native() == 0.
+            _ => {}
+        }
+    }
+    b.compile(prefix);
+}
 
 fn run(cmd: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(cmd).args(args).output().ok()?;
@@ -12,6 +87,10 @@ fn run(cmd: &str, args: &[&str]) -> Option<String> {
 }
 
 fn main() {
+    let src = mldsa_native_src();
+    build_mldsa_native(&src, "mldsadiff_port", false);
+    build_mldsa_native(&src, "mldsadiff_nat", true);
+    println!("cargo:rerun-if-changed=csrc");
     let commit = run("git", &["rev-parse", "HEAD"])
         .map(|c| {
             let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"])

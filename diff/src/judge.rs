@@ -5,6 +5,7 @@
 use crate::check::Check;
 use crate::known::{self, Expected};
 use crate::model::{Case, Difference, Field, Output, canonical};
+use crate::oracle::Provenance;
 use mldsa::backend::contract::{self, Compare};
 
 /// The first output coefficient outside the bounds the kernel's contract promises. Rust
@@ -44,8 +45,8 @@ pub struct Judged {
 pub struct Whose<'a> {
     /// Its name.
     pub name: &'a str,
-    /// Whether it is C code.
-    pub is_c: bool,
+    /// Where it comes from.
+    pub origin: Provenance,
     /// Whether it is the reference itself.
     pub is_reference: bool,
 }
@@ -61,7 +62,7 @@ pub fn judge(
 ) -> Option<Judged> {
     let Whose {
         name,
-        is_c,
+        origin,
         is_reference,
     } = whose;
     // A kernel that wrote outside its output buffer, or a call that panicked, is wrong
@@ -78,7 +79,7 @@ pub fn judge(
             expected_from: "guard bytes".into(),
         });
     }
-    if !is_c {
+    if origin == Provenance::Ours {
         if let Some(difference) = contract_violation(check, out) {
             return Some(Judged {
                 difference,
@@ -87,7 +88,7 @@ pub fn judge(
             });
         }
     }
-    match known::find(check, name, is_c).map(|k| (k.expect)(check, case, reference)) {
+    match known::find(check, name, origin).map(|k| (k.expect)(check, case, reference)) {
         Some(Expected::Verdict(want)) => first_diff(
             Field::Verdict,
             std::slice::from_ref(&want),
@@ -142,7 +143,7 @@ fn first_diff<T: PartialEq + std::fmt::Display>(
 
 /// Compares `other` with `reference` as `check`'s contract says.
 pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
-    if check.def.name == "verify_{set}" {
+    if crate::check::e2e_extra::is_verify(check) {
         // Accept/reject agreement; the reasons may be worded differently.
         return first_diff(Field::Accept, &[reference.scalar], &[other.scalar]);
     }

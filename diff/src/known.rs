@@ -5,25 +5,32 @@
 
 use crate::check::Check;
 use crate::model::{Case, Output, Verdict};
+use crate::oracle::Provenance;
 
 /// Which implementations an entry covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Who {
     /// Every PQClean C variant.
     C,
-    /// Every Rust backend (the reference included).
+    /// Every backend of this crate (the reference included).
     Rust,
+    /// Every implementation of one origin.
+    From(Provenance),
     /// One implementation, by name.
     Named(&'static str),
+    /// Several implementations, by name.
+    Names(&'static [&'static str]),
 }
 
 impl Who {
-    /// Whether `name` (an implementation, `is_c` if it is C code) is covered.
-    pub fn covers(self, name: &str, is_c: bool) -> bool {
+    /// Whether `name` (an implementation of origin `origin`) is covered.
+    pub fn covers(self, name: &str, origin: Provenance) -> bool {
         match self {
-            Who::C => is_c,
-            Who::Rust => !is_c,
+            Who::C => origin == Provenance::PqClean,
+            Who::Rust => origin == Provenance::Ours,
+            Who::From(o) => origin == o,
             Who::Named(n) => n == name,
+            Who::Names(ns) => ns.contains(&name),
         }
     }
 }
@@ -44,8 +51,8 @@ pub struct Known {
     pub check: &'static str,
     /// The implementations it covers.
     pub who: Who,
-    /// Whether it is a deviation of the C reference from FIPS 204 (listed as such).
-    pub c_deviation: bool,
+    /// Whether it is a deviation of that implementation from FIPS 204 (listed as such).
+    pub deviation: bool,
     /// Why.
     pub reason: &'static str,
     /// The exact answer required, given the input and the reference's answer.
@@ -53,11 +60,11 @@ pub struct Known {
 }
 
 /// Every entry.
-pub static KNOWN: [Known; 3] = [
+pub static KNOWN: [Known; 7] = [
     Known {
         check: "sign_malformed_sk_{set}",
         who: Who::C,
-        c_deviation: true,
+        deviation: true,
         reason: "PQClean does not range-check s1/s2 when it decodes an expanded secret key, so it signs \
                  with a key whose coefficients lie outside [-eta, eta]; mldsa rejects such a key with \
                  SecretKeyOutOfRange. Asserted: every C variant signs, every Rust backend returns that error.",
@@ -66,7 +73,7 @@ pub static KNOWN: [Known; 3] = [
     Known {
         check: "sign_malformed_sk_{set}",
         who: Who::Rust,
-        c_deviation: false,
+        deviation: false,
         reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
                  SecretKeyOutOfRange.",
         expect: |_, _, _| {
@@ -76,9 +83,51 @@ pub static KNOWN: [Known; 3] = [
         },
     },
     Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::From(Provenance::MldsaNative),
+        deviation: true,
+        reason: "mldsa-native (both builds) does not range-check s1/s2 when it decodes a secret key \
+                 for signing (its pk_from_sk does), so it signs, as PQClean does. Asserted: it signs.",
+        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+    },
+    Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::Names(&["libcrux-portable", "libcrux-avx2", "libcrux-neon"]),
+        deviation: true,
+        reason: "libcrux-ml-dsa decodes s1/s2 as eta - x without a range check and signs with the \
+                 out-of-range coefficient. Asserted: it signs.",
+        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+    },
+    Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::Named("rustcrypto"),
+        deviation: true,
+        reason: "RustCrypto ml-dsa's expanded-key decoder asserts (panics, release builds too) on such a \
+                 key; the wrapper does not call it (a panic aborts a fuzzer) and answers a fixed \
+                 refusal. Asserted: exactly that refusal (the test rustcrypto_panics_on_out_of_range_keys \
+                 shows the panic is real).",
+        expect: |_, _, _| {
+            Expected::Verdict(Verdict::Error(
+                crate::peers::rustcrypto::PANICS_ON_KEY.to_string(),
+            ))
+        },
+    },
+    Known {
+        check: "sign_malformed_sk_{set}",
+        who: Who::Named("fips204"),
+        deviation: false,
+        reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
+                 its error, \"Alg 25: s1 or s2 out of range\".",
+        expect: |_, _, _| {
+            Expected::Verdict(Verdict::Error(
+                "fips204: Alg 25: s1 or s2 out of range".into(),
+            ))
+        },
+    },
+    Known {
         check: "use_hint_{g2}",
         who: Who::Named("c-avx2"),
-        c_deviation: true,
+        deviation: true,
         reason: "PQClean's AVX2 use_hint_avx selects r1 - 1 only when r0 < 0 (blendv on the sign bit), \
                  so for h = 1 and r0 = 0 it returns r1 + 1; FIPS 204 Alg. 40 returns r1 - 1 for r0 <= 0 \
                  (the same bug was fixed in libcrux, PR 1398). Asserted: c-avx2 equals the reference \
@@ -101,8 +150,8 @@ pub static KNOWN: [Known; 3] = [
 ];
 
 /// The entry covering `check` on implementation `name`, if any.
-pub fn find(check: Check, name: &str, is_c: bool) -> Option<&'static Known> {
+pub fn find(check: Check, name: &str, origin: Provenance) -> Option<&'static Known> {
     KNOWN
         .iter()
-        .find(|k| k.check == check.def.name && k.who.covers(name, is_c))
+        .find(|k| k.check == check.def.name && k.who.covers(name, origin))
 }

@@ -9,12 +9,39 @@ use crate::pqclean::{CImpl, Variant};
 use mldsa::backend::{AnyBackend, BackendKind};
 use mldsa::with_backend;
 
+/// Where an implementation comes from: the judge holds only this crate's backends to the
+/// kernel contracts, and the known differences name whole origins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Provenance {
+    /// A backend of the `mldsa` crate.
+    Ours,
+    /// PQClean's C code, through `pqcrypto-mldsa`.
+    PqClean,
+    /// mldsa-native's C code (portable or native), built from the `mldsa-native-rs` crate's
+    /// bundled source.
+    MldsaNative,
+    /// Another Rust implementation (libcrux, RustCrypto `ml-dsa`, `fips204`).
+    RustPeer,
+}
+
+impl Provenance {
+    /// How `list` and reports name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Provenance::Ours => "this crate",
+            Provenance::PqClean => "PQClean C",
+            Provenance::MldsaNative => "mldsa-native C",
+            Provenance::RustPeer => "Rust peer",
+        }
+    }
+}
+
 /// An implementation under comparison.
 pub trait Oracle: Send + Sync {
     /// Its name in tables and reports ("portable", "avx2", "c-clean", ...).
     fn name(&self) -> &'static str;
-    /// Whether it is PQClean C code.
-    fn is_c(&self) -> bool;
+    /// Where it comes from.
+    fn origin(&self) -> Provenance;
     /// Runs `check` on `case`; `None` if not implemented here.
     fn run(&self, check: Check, case: &Case) -> Option<Output>;
 }
@@ -29,6 +56,8 @@ pub fn all_names() -> Vec<&'static str> {
         .map(|k| k.name())
         .chain([NEON_PLAIN])
         .chain(Variant::ALL.iter().map(|v| v.name()))
+        .chain(crate::mldsa_native::NAMES)
+        .chain(crate::peers::RUST_PEER_NAMES)
         .collect()
 }
 
@@ -56,8 +85,8 @@ impl Oracle for RustOracle {
     fn name(&self) -> &'static str {
         self.backend.kind().name()
     }
-    fn is_c(&self) -> bool {
-        false
+    fn origin(&self) -> Provenance {
+        Provenance::Ours
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         with_backend!(self.backend, |b| run_rust(&b, check, case))
@@ -88,8 +117,8 @@ impl Oracle for NeonPlainOracle {
     fn name(&self) -> &'static str {
         NEON_PLAIN
     }
-    fn is_c(&self) -> bool {
-        false
+    fn origin(&self) -> Provenance {
+        Provenance::Ours
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         if check.is_end_to_end() {
@@ -118,8 +147,8 @@ impl Oracle for COracle {
     fn name(&self) -> &'static str {
         self.imp.variant().name()
     }
-    fn is_c(&self) -> bool {
-        true
+    fn origin(&self) -> Provenance {
+        Provenance::PqClean
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         (check.def.c?)(&self.imp, check, case)
@@ -133,7 +162,7 @@ pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
 }
 
 /// Every implementation available here: the Rust backends first (portable is the
-/// reference), then the C variants.
+/// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers.
 pub fn available() -> Vec<Box<dyn Oracle>> {
     let mut v: Vec<Box<dyn Oracle>> = Vec::new();
     for kind in BackendKind::available() {
@@ -149,6 +178,12 @@ pub fn available() -> Vec<Box<dyn Oracle>> {
         if let Some(o) = COracle::new(variant) {
             v.push(Box::new(o));
         }
+    }
+    for o in crate::mldsa_native::oracles() {
+        v.push(Box::new(o));
+    }
+    for peer in crate::peers::rust_peers() {
+        v.push(Box::new(crate::peers::PeerOracle::new(peer)));
     }
     v
 }

@@ -5,7 +5,7 @@
 use crate::check::{Check, FUZZ, generate, validate};
 use crate::judge::{Whose, judge};
 use crate::model::{Case, Difference, Field, Output};
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, Provenance};
 use crate::report::{Origin, Report};
 use crate::source::{ByteSource, RngSource};
 use std::io::Write;
@@ -249,7 +249,7 @@ fn run_from(
                 let Some(out) = &outputs[i].0 else { continue };
                 let whose = Whose {
                     name: o.name(),
-                    is_c: o.is_c(),
+                    origin: o.origin(),
                     is_reference: i == 0,
                 };
                 let Some(j) = judge(check, whose, &case, (reference.name(), &ref_out), out) else {
@@ -314,7 +314,7 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
     if oracles.is_empty() {
         return Err("no implementations".into());
     }
-    if oracles.iter().any(|o| o.is_c()) {
+    if oracles.iter().any(|o| o.origin() == Provenance::PqClean) {
         crate::rng::require_scripting()?;
     }
     let shared = Arc::new(Mutex::new(Shared::default()));
@@ -438,12 +438,12 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
 /// Formats the result table: check x implementation -> cases, mismatches, time.
 pub fn table(summary: &Summary) -> String {
     let mut s = format!(
-        "{:<26} {:<10} {:>8} {:>10} {:>10}\n",
+        "{:<26} {:<20} {:>8} {:>10} {:>10}\n",
         "check", "impl", "cases", "mismatches", "time"
     );
     for r in &summary.rows {
         s += &format!(
-            "{:<26} {:<10} {:>8} {:>10} {:>9.3}s\n",
+            "{:<26} {:<20} {:>8} {:>10} {:>9.3}s\n",
             r.check,
             r.implementation,
             r.cases,
@@ -533,7 +533,10 @@ pub fn replay<O: AsRef<dyn Oracle>>(
     case: &Case,
     oracles: &[O],
 ) -> Result<Vec<ReplayRow>, String> {
-    if oracles.iter().any(|o| o.as_ref().is_c()) {
+    if oracles
+        .iter()
+        .any(|o| o.as_ref().origin() == Provenance::PqClean)
+    {
         crate::rng::require_scripting()?;
     }
     let rows = compare_all(check, case, oracles);
@@ -565,7 +568,7 @@ pub fn compare_all<O: AsRef<dyn Oracle>>(
             let out = out.as_ref()?;
             let whose = Whose {
                 name: o.name(),
-                is_c: o.is_c(),
+                origin: o.origin(),
                 is_reference: i == 0,
             };
             judge(check, whose, case, ("reference", reference), out).map(|j| j.difference)

@@ -6,7 +6,7 @@ use mldsa::params::Gamma2;
 use mldsa::poly::Poly;
 use mldsa_diff::check::Check;
 use mldsa_diff::model::{Case, Field, Output};
-use mldsa_diff::oracle::{self, Oracle, RustOracle, run_rust};
+use mldsa_diff::oracle::{self, Oracle, Provenance, RustOracle, run_rust};
 use mldsa_diff::runner::{self, Config};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -110,8 +110,8 @@ impl Oracle for WrongOracle {
     fn name(&self) -> &'static str {
         "wrong-ntt"
     }
-    fn is_c(&self) -> bool {
-        false
+    fn origin(&self) -> Provenance {
+        Provenance::Ours
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         run_rust(&WrongNtt, check, case)
@@ -199,8 +199,8 @@ impl Oracle for HangingOracle {
     fn name(&self) -> &'static str {
         "hang-rej-eta"
     }
-    fn is_c(&self) -> bool {
-        false
+    fn origin(&self) -> Provenance {
+        Provenance::Ours
     }
     fn run(&self, check: Check, case: &Case) -> Option<Output> {
         run_rust(&HangingRejEta, check, case)
@@ -304,7 +304,8 @@ fn the_avx2_use_hint_difference_is_asserted_exactly() {
         &[12, 12, 10],
         "PQClean AVX2 gives r1 + 1 at r0 = 0"
     );
-    let known = mldsa_diff::known::find(use_hint, "c-avx2", true).expect("a stated difference");
+    let known = mldsa_diff::known::find(use_hint, "c-avx2", Provenance::PqClean)
+        .expect("a stated difference");
     match (known.expect)(use_hint, &case, &reference) {
         mldsa_diff::known::Expected::Output(e) => assert_eq!(e.polys[0], got.polys[0]),
         other => panic!("no exact expectation: {other:?}"),
@@ -314,7 +315,7 @@ fn the_avx2_use_hint_difference_is_asserted_exactly() {
             use_hint,
             mldsa_diff::judge::Whose {
                 name: "c-avx2",
-                is_c: true,
+                origin: Provenance::PqClean,
                 is_reference: false,
             },
             &case,

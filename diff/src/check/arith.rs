@@ -162,24 +162,33 @@ const fn a_kernel(
         generate: from_contract,
         rust,
         c: Some(c),
+        native: None,
+        peer: None,
     }
 }
 
-pub(super) static NTT: Def = a_kernel(
-    "ntt",
-    &["ntt", "ntt_order_to_canonical"],
-    |_| contract::NTT,
-    unary,
-    c_unary,
-);
-pub(super) static INVNTT_TOMONT: Def = a_kernel(
-    "invntt_tomont",
-    &["invntt_tomont", "ntt_order_from_canonical"],
-    |_| contract::INVNTT_TOMONT,
-    unary,
-    c_unary,
-);
+pub(super) static NTT: Def = Def {
+    native: super::native::UNARY,
+    ..a_kernel(
+        "ntt",
+        &["ntt", "ntt_order_to_canonical"],
+        |_| contract::NTT,
+        unary,
+        c_unary,
+    )
+};
+pub(super) static INVNTT_TOMONT: Def = Def {
+    native: super::native::UNARY,
+    ..a_kernel(
+        "invntt_tomont",
+        &["invntt_tomont", "ntt_order_from_canonical"],
+        |_| contract::INVNTT_TOMONT,
+        unary,
+        c_unary,
+    )
+};
 pub(super) static POINTWISE: Def = Def {
+    native: super::native::POINTWISE,
     poly_inputs: two,
     ..a_kernel(
         "pointwise_montgomery",
@@ -205,6 +214,7 @@ pub(super) static POINTWISE: Def = Def {
     )
 };
 pub(super) static POINTWISE_ACC: Def = Def {
+    native: super::native::POINTWISE_ACC,
     over: Over::Sets,
     poly_inputs: |v| 2 * l_of(v),
     ..a_kernel(
@@ -233,7 +243,10 @@ pub(super) static POINTWISE_ACC: Def = Def {
 };
 pub(super) static REDUCE: Def =
     a_kernel("reduce", &["reduce"], |_| contract::REDUCE, unary, c_unary);
-pub(super) static CADDQ: Def = a_kernel("caddq", &["caddq"], |_| contract::CADDQ, unary, c_unary);
+pub(super) static CADDQ: Def = Def {
+    native: super::native::UNARY,
+    ..a_kernel("caddq", &["caddq"], |_| contract::CADDQ, unary, c_unary)
+};
 
 fn add_sub(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let v = polys_in(case, 2)?;
@@ -303,6 +316,7 @@ pub(super) static POWER2ROUND: Def = a_kernel(
     c_split,
 );
 pub(super) static DECOMPOSE: Def = Def {
+    native: super::native::DECOMPOSE,
     over: Over::Gamma2s,
     ..a_kernel(
         "decompose_{g2}",
@@ -340,6 +354,7 @@ pub(super) static MAKE_HINT: Def = Def {
     )
 };
 pub(super) static USE_HINT: Def = Def {
+    native: super::native::USE_HINT,
     over: Over::Gamma2s,
     poly_inputs: two,
     ..a_kernel(
@@ -361,6 +376,7 @@ pub(super) static USE_HINT: Def = Def {
     )
 };
 pub(super) static CHKNORM: Def = Def {
+    native: super::native::CHKNORM,
     generate: chknorm_case,
     about: Some(|check| {
         let c = super::def::describe_contract(check.contract().expect("chknorm has a contract"));
@@ -393,7 +409,7 @@ pub(super) static CHKNORM: Def = Def {
 };
 
 /// chknorm's bound, if it is within the contract.
-fn chknorm_bound(case: &Case) -> Option<i32> {
+pub(super) fn chknorm_bound(case: &Case) -> Option<i32> {
     (0..=i64::from((Q - 1) / 8))
         .contains(&case.scalar)
         .then_some(case.scalar as i32)

@@ -3,7 +3,9 @@
 //! the check tree: the family modules build on it, the registry collects them.
 
 use crate::kernels::Kernels;
+use crate::mldsa_native::NativeKernels;
 use crate::model::{Case, Output};
+use crate::peers::Peer;
 use crate::pqclean::CImpl;
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Compare, Contract};
@@ -70,6 +72,12 @@ pub type RustFn = fn(&dyn Kernels, Check, &Case) -> Option<Output>;
 /// Runs the check on a PQClean variant; `None` if that variant does not implement it (or
 /// this input shape).
 pub type CFn = fn(&CImpl, Check, &Case) -> Option<Output>;
+/// Runs an end-to-end check on an implementation reached only through its whole-scheme API
+/// (mldsa-native, the Rust peers); `None` if it has no API for this input.
+pub type PeerFn = fn(&dyn Peer, Check, &Case) -> Option<Output>;
+/// Runs the check on mldsa-native's native-backend kernels; `None` if its `api.h` does not
+/// have this kernel (or this CPU lacks the backend).
+pub type NativeFn = fn(NativeKernels, Check, &Case) -> Option<Output>;
 /// Builds case number `index` (`edge`: one of the fixed edge cases) from `src`.
 pub type GenFn = fn(Check, usize, bool, &mut dyn Source) -> Result<Case, Exhausted>;
 
@@ -102,6 +110,10 @@ pub struct Def {
     pub rust: RustFn,
     /// The C run, if PQClean exposes it.
     pub c: Option<CFn>,
+    /// The run on mldsa-native's native kernels, if its backend interface has this kernel.
+    pub native: Option<NativeFn>,
+    /// The run through a whole-scheme API (end-to-end checks).
+    pub peer: Option<PeerFn>,
 }
 
 /// One check: a [`Def`] for one [`Variant`].

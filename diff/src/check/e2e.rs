@@ -119,6 +119,8 @@ const fn e2e(name: &'static str, about: fn(Check) -> String, planted: &'static s
         generate,
         rust: rust_sign,
         c: Some(c_sign),
+        native: None,
+        peer: Some(super::e2e_extra::peer_sign),
     }
 }
 
@@ -152,6 +154,11 @@ pub(super) static KEYGEN: Def = Def {
             Err(e) => script_failed(e),
         })
     }),
+    peer: Some(|peer, check, case| {
+        let xi = bytes_array(&case.bytes)?;
+        let (pk, sk) = peer.keygen(&check.params(), &xi);
+        Some(super::inputs::bytes_out([pk, sk].concat()))
+    }),
     ..e2e(
         "keygen_{set}",
         |_| "xi (32) -> pk || sk; byte-identical".into(),
@@ -165,7 +172,10 @@ pub(super) static SIGN: Def = e2e(
     "pack_z",
 );
 
-pub(super) static VERIFY: Def = Def {
+pub(super) static VERIFY: Def = VERIFY_DEF;
+
+/// verify_{set}, as a constant other verify checks take their runs from.
+pub(super) const VERIFY_DEF: Def = Def {
     rust: |b, check, case| {
         let p = check.params();
         let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
@@ -197,6 +207,7 @@ pub(super) static VERIFY: Def = Def {
             ..Output::default()
         })
     }),
+    peer: Some(super::e2e_extra::peer_verify),
     ..e2e(
         "verify_{set}",
         |_| "pk, msg, ctx, signature (valid or mutated) -> accept/reject; agreement".into(),

@@ -42,6 +42,8 @@ const fn keccak(
         generate,
         rust,
         c: Some(c),
+        native: None,
+        peer: None,
     }
 }
 

@@ -12,9 +12,11 @@
 pub mod arith;
 pub mod def;
 pub mod e2e;
+pub mod e2e_extra;
 pub mod guard;
 pub mod inputs;
 pub mod keccak;
+pub mod native;
 pub mod packing;
 pub mod samplers;
 
@@ -73,6 +75,8 @@ pub static REGISTRY: &[Entry] = &[
         &e2e::SIGN,
         &e2e::VERIFY,
         &e2e::SIGN_MALFORMED_SK,
+        &e2e_extra::SIGN_VARIANTS,
+        &e2e_extra::VERIFY_HOSTILE,
     ]),
 ];
 
@@ -170,14 +174,15 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     let name = check.name();
     let p = check.params();
     let e2e = check.is_end_to_end();
+    let verify = e2e_extra::is_verify(check);
     let uses = |field: &str| -> bool {
         match (field, check.def.name) {
             ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),
-            ("bytes", "keygen_{set}") => true,
+            ("bytes", "keygen_{set}" | "sign_variants_{set}") => true,
             ("bytes", n) => !e2e && check.poly_inputs() == 0 && n != "pack_hint_{set}",
-            ("scalar", n) => n == "chknorm",
-            ("pk" | "sig", n) => n == "verify_{set}",
-            ("sk", n) => e2e && n != "verify_{set}" && n != "keygen_{set}",
+            ("scalar", n) => n == "chknorm" || n == "sign_variants_{set}",
+            ("pk" | "sig", _) => verify,
+            ("sk", n) => e2e && !verify && n != "keygen_{set}",
             ("msg" | "ctx" | "rnd", n) => e2e && n != "keygen_{set}",
             _ => false,
         }
@@ -207,7 +212,7 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     };
     match check.def.name {
         "keygen_{set}" => len("bytes (xi)", case.bytes.len(), 32)?,
-        "verify_{set}" => {
+        _ if verify => {
             len("pk", case.pk.len(), p.pk_bytes())?;
             // Verify cases keep the rnd their signature was made with; it is not read.
             if !case.rnd.is_empty() {

@@ -19,7 +19,7 @@ fn one(_: Variant) -> usize {
 }
 
 /// The packed length of one polynomial for a packing check.
-fn packed_len(check: Check) -> usize {
+pub(super) fn packed_len(check: Check) -> usize {
     match (check.def.name, check.variant) {
         (n, _) if n.ends_with("t1") => POLY_T1_BYTES,
         (n, _) if n.ends_with("t0") => POLY_T0_BYTES,
@@ -49,6 +49,8 @@ const fn pack(
         generate: from_contract,
         rust: rust_pack,
         c: Some(c_pack),
+        native: None,
+        peer: None,
     }
 }
 
@@ -138,6 +140,8 @@ const fn unpack(
         generate: gen_unpack,
         rust,
         c: Some(c),
+        native: None,
+        peer: None,
     }
 }
 
@@ -238,14 +242,17 @@ pub(super) static UNPACK_ETA: Def = Def {
 pub(super) static PACK_Z: Def = pack("pack_z{g1}", Over::Gamma1s, &["pack_z"], |v| {
     contract::pack_z(gamma1(v))
 });
-pub(super) static UNPACK_Z: Def = unpack(
-    "unpack_z{g1}",
-    Over::Gamma1s,
-    &["unpack_z"],
-    Some(|v| contract::pack_z(gamma1(v))),
-    rust_unpack,
-    c_unpack,
-);
+pub(super) static UNPACK_Z: Def = Def {
+    native: super::native::UNPACK_Z,
+    ..unpack(
+        "unpack_z{g1}",
+        Over::Gamma1s,
+        &["unpack_z"],
+        Some(|v| contract::pack_z(gamma1(v))),
+        rust_unpack,
+        c_unpack,
+    )
+};
 pub(super) static PACK_W1: Def = pack("pack_w1_{g2}", Over::Gamma2s, &["pack_w1"], |v| {
     contract::pack_w1(gamma2(v))
 });
@@ -334,6 +341,8 @@ pub(super) static PACK_HINT: Def = Def {
         let h = hint_in(case, &p)?;
         Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)?))
     }),
+    native: None,
+    peer: None,
 };
 
 /// A hint encoding: valid, valid with one byte changed, or random bytes.
@@ -416,4 +425,6 @@ pub(super) static UNPACK_HINT: Def = Def {
             ..Output::default()
         })
     }),
+    native: None,
+    peer: None,
 };

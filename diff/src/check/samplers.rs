@@ -45,10 +45,12 @@ const fn sampler(
         generate,
         rust,
         c: Some(c),
+        native: None,
+        peer: None,
     }
 }
 
-fn values_out(v: &[i32], n: usize) -> Output {
+pub(super) fn values_out(v: &[i32], n: usize) -> Output {
     Output {
         polys: vec![v[..n].to_vec()],
         scalar: n as i64,
@@ -96,6 +98,7 @@ fn gen_rej_uniform(
 }
 
 pub(super) static REJ_UNIFORM: Def = Def {
+    native: super::native::REJ,
     contract: Some(|_| contract::REJ_UNIFORM),
     ..sampler(
         "rej_uniform",
@@ -133,6 +136,7 @@ fn contract_rej_eta(v: Variant) -> Contract {
 }
 
 pub(super) static REJ_ETA: Def = Def {
+    native: super::native::REJ,
     contract: Some(contract_rej_eta),
     ..sampler(
         "rej_eta{eta}",

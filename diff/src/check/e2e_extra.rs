@@ -1,0 +1,332 @@
+//! End-to-end checks beyond pure signing: the other signing interfaces of FIPS 204
+//! (HashML-DSA, external mu, Sign_internal) and verification of hostile input. Together with
+//! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
+
+use super::def::{Check, Def, Over, Variant, no_polys};
+use super::e2e::{keygen, sign};
+use super::guard::{GuardedBytes, checked};
+use super::inputs::{bytes_array, pick};
+use crate::kernels::Kernels;
+use crate::model::{Case, Output, Verdict};
+use crate::peers::{Msg, Peer};
+use crate::source::{Exhausted, Source};
+use mldsa::prehash::PreHash;
+use mldsa::raw;
+
+/// `Case::scalar` of a sign_variants case: which interface.
+pub const PRE_HASH: i64 = 1;
+/// External mu (`Case::msg` is mu).
+pub const EXTERNAL_MU: i64 = 2;
+/// Sign_internal (`Case::msg` is M').
+pub const INTERNAL: i64 = 3;
+
+/// The message of a sign_variants case as the peers take it; `None` if malformed.
+pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
+    Some(match case.scalar {
+        PRE_HASH => Msg::PreHash {
+            ph: *PreHash::ALL.get(usize::from(*case.bytes.first()?))?,
+            msg: &case.msg,
+            ctx: &case.ctx,
+        },
+        EXTERNAL_MU => Msg::Mu(case.msg.as_slice().try_into().ok()?),
+        INTERNAL => Msg::Internal(&case.msg),
+        _ => return None,
+    })
+}
+
+fn signed(r: Result<Vec<u8>, String>) -> Output {
+    match r {
+        Ok(bytes) => Output {
+            bytes,
+            verdict: Verdict::Signed,
+            ..Output::default()
+        },
+        Err(e) => Output {
+            verdict: Verdict::Error(e),
+            ..Output::default()
+        },
+    }
+}
+
+/// Signs a pure case through a peer.
+pub fn peer_sign(peer: &dyn Peer, check: Check, case: &Case) -> Option<Output> {
+    let rnd = bytes_array(&case.rnd)?;
+    let m = Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    };
+    Some(signed(peer.sign(&check.params(), &case.sk, m, &rnd)?))
+}
+
+/// Verifies a pure case through a peer (accept/reject, as for every verifier).
+pub fn peer_verify(peer: &dyn Peer, check: Check, case: &Case) -> Option<Output> {
+    let m = Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    };
+    let ok = peer.verify(&check.params(), &case.pk, m, &case.sig)?;
+    Some(Output {
+        scalar: i64::from(ok),
+        verdict: Verdict::accept(ok),
+        ..Output::default()
+    })
+}
+
+fn rust_variant(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let p = check.params();
+    let rnd: [u8; 32] = bytes_array(&case.rnd)?;
+    let m = variant_msg(case)?;
+    let mut sig = GuardedBytes::zeroed(p.sig_bytes());
+    let r = match m {
+        Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
+            let d = ph.digest(msg);
+            let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
+            raw::sign_internal(b.kind(), &p, &case.sk, &parts, &rnd, sig.out())
+        }),
+        Msg::Mu(mu) => raw::sign_mu(b.kind(), &p, &case.sk, mu, &rnd, sig.out()),
+        Msg::Internal(m_prime) => {
+            raw::sign_internal(b.kind(), &p, &case.sk, &[m_prime], &rnd, sig.out())
+        }
+        Msg::Pure { .. } => unreachable!("variant_msg never makes a pure case"),
+    };
+    let v = sig.violation();
+    Some(checked(
+        "sign_internal",
+        &[v],
+        signed(r.map(|()| sig.into_vec()).map_err(|e| e.to_string())),
+    ))
+}
+
+fn generate_variant(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let xi = if edge {
+        vec![index as u8; 32]
+    } else {
+        src.bytes(32)?
+    };
+    let (_, sk) = keygen(p, &xi);
+    let mode = if edge {
+        [PRE_HASH, EXTERNAL_MU, INTERNAL][index % 3]
+    } else {
+        src.int_in(PRE_HASH, INTERNAL)?
+    };
+    let msg_len = if edge {
+        3
+    } else {
+        src.int_in(0, 200)? as usize
+    };
+    let mut case = Case {
+        sk,
+        scalar: mode,
+        rnd: if edge || src.chance(1, 4)? {
+            vec![0; 32]
+        } else {
+            src.bytes(32)?
+        },
+        ..Case::default()
+    };
+    match mode {
+        PRE_HASH => {
+            // SHAKE128 is the one pre-hash every peer with a pre-hash API offers: favour it.
+            let ph = if edge || src.chance(1, 3)? {
+                10
+            } else {
+                src.int_in(0, PreHash::ALL.len() as i64 - 1)? as u8
+            };
+            case.bytes = vec![ph];
+            case.msg = if edge {
+                vec![0x61; 3]
+            } else {
+                src.bytes(msg_len)?
+            };
+            let ctx_len = if edge {
+                0
+            } else {
+                src.int_in(0, 255)? as usize
+            };
+            case.ctx = src.bytes(ctx_len)?;
+            case.note = format!("HashML-DSA with {}", PreHash::ALL[usize::from(ph)].name());
+        }
+        EXTERNAL_MU => {
+            case.msg = if edge { vec![0x6d; 64] } else { src.bytes(64)? };
+            case.note = "external mu".into();
+        }
+        _ => {
+            case.msg = if edge {
+                vec![0x61; 3]
+            } else {
+                src.bytes(msg_len)?
+            };
+            case.note = "Sign_internal on M' as given".into();
+        }
+    }
+    Ok(case)
+}
+
+pub(super) static SIGN_VARIANTS: Def = Def {
+    name: "sign_variants_{set}",
+    over: Over::Sets,
+    family: super::def::Family::EndToEnd,
+    kernels: &[],
+    contract: None,
+    about: Some(|_| {
+        "sk, rnd, and HashML-DSA (12 pre-hashes; msg, ctx) | external mu | Sign_internal (M') \
+         -> signature; byte-identical (an implementation without that interface does not answer)"
+            .into()
+    }),
+    planted: "pack_z",
+    poly_inputs: no_polys,
+    edge_cases: 3,
+    generate: generate_variant,
+    rust: rust_variant,
+    c: None,
+    native: None,
+    peer: Some(|peer, check, case| {
+        let rnd = bytes_array(&case.rnd)?;
+        Some(signed(peer.sign(
+            &check.params(),
+            &case.sk,
+            variant_msg(case)?,
+            &rnd,
+        )?))
+    }),
+};
+
+/// What a hostile verify case did to a valid (pk, signature).
+pub const HOSTILE_EDITS: [&str; 9] = [
+    "a random byte of the signature",
+    "a random byte of the hint",
+    "a hint count",
+    "a z coefficient to all ones",
+    "c~ replaced",
+    "a random byte of the public key",
+    "the signature replaced by random bytes",
+    "the signature's length changed",
+    "t1 of the public key replaced by random bytes",
+];
+
+fn generate_hostile(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let xi = if edge {
+        vec![index as u8; 32]
+    } else {
+        src.bytes(32)?
+    };
+    let (mut pk, sk) = keygen(p, &xi);
+    let (msg_len, ctx_len) = if edge {
+        (3, 0)
+    } else {
+        (src.int_in(0, 64)? as usize, src.int_in(0, 16)? as usize)
+    };
+    let msg = if edge {
+        vec![0x61; 3]
+    } else {
+        src.bytes(msg_len)?
+    };
+    let ctx = src.bytes(ctx_len)?;
+    let rnd = [0u8; 32];
+    let mut sig = sign(p, &sk, &msg, &ctx, &rnd).unwrap_or_else(|_| vec![0; p.sig_bytes()]);
+    let (cb, hint) = (p.ctilde_bytes(), p.sig_bytes() - p.omega - p.k);
+    let edits = if edge { 1 } else { src.int_in(1, 4)? as usize };
+    let mut done = Vec::new();
+    for e in 0..edits {
+        let which = if edge {
+            [1, 2, 3][index % 3]
+        } else {
+            src.int_in(0, HOSTILE_EDITS.len() as i64 - 1)? as usize
+        };
+        let n = sig.len().max(1);
+        match which {
+            0 => {
+                let at = src.int_in(0, n as i64 - 1)? as usize;
+                if let Some(b) = sig.get_mut(at) {
+                    *b = src.int_in(0, 255)? as u8;
+                }
+            }
+            1 | 2 => {
+                let (lo, hi) = if which == 1 {
+                    (hint, hint + p.omega - 1)
+                } else {
+                    (hint + p.omega, p.sig_bytes() - 1)
+                };
+                let at = if edge {
+                    hi - e
+                } else {
+                    src.int_in(lo as i64, hi as i64)? as usize
+                };
+                let v = if edge {
+                    0xff
+                } else {
+                    pick(src, &[0, 1, 0xff])?
+                };
+                if let Some(b) = sig.get_mut(at) {
+                    *b = if v == 1 { src.int_in(0, 255)? as u8 } else { v };
+                }
+            }
+            3 => {
+                let bits = p.gamma1.z_bits();
+                let coeff = src.int_in(0, (p.l * 256) as i64 - 1)? as usize;
+                let start = cb + coeff * bits / 8;
+                for b in sig.iter_mut().skip(start).take(3) {
+                    *b = 0xff;
+                }
+            }
+            4 => {
+                let new = src.bytes(cb)?;
+                let n = cb.min(sig.len());
+                sig[..n].copy_from_slice(&new[..n]);
+            }
+            5 => {
+                let at = src.int_in(0, pk.len() as i64 - 1)? as usize;
+                pk[at] = src.int_in(0, 255)? as u8;
+            }
+            6 => sig = src.bytes(p.sig_bytes())?,
+            7 => {
+                let len = src.int_in(0, p.sig_bytes() as i64 + 8)? as usize;
+                sig.resize(len, 0);
+            }
+            _ => {
+                let t1 = src.bytes(pk.len() - 32)?;
+                pk[32..].copy_from_slice(&t1);
+            }
+        }
+        done.push(HOSTILE_EDITS[which]);
+    }
+    Ok(Case {
+        pk,
+        sig,
+        msg,
+        ctx,
+        note: done.join("; "),
+        ..Case::default()
+    })
+}
+
+/// The Rust, C and peer runs of verify_{set} (accept/reject only).
+pub(super) static VERIFY_HOSTILE: Def = Def {
+    name: "verify_hostile_{set}",
+    about: Some(|_| {
+        "pk, msg, ctx, signature with 1-4 hostile edits (hint counts and indices, z at all ones, \
+         random c~, random t1, other lengths) -> accept/reject; every verifier agrees"
+            .into()
+    }),
+    planted: "unpack_hint",
+    edge_cases: 3,
+    generate: generate_hostile,
+    ..super::e2e::VERIFY_DEF
+};
+
+/// Whether a check compares accept/reject only.
+pub fn is_verify(check: Check) -> bool {
+    matches!(check.variant, Variant::Set(_)) && check.def.name.starts_with("verify")
+}

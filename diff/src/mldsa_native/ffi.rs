@@ -1,0 +1,452 @@
+//! The C functions diff/build.rs compiles from mldsa-native, declared by symbol name and
+//! wrapped in safe functions: its public API per parameter set (portable and native builds)
+//! and the kernel shim of the native build. With `pqclean`, the only `unsafe` of the harness.
+#![allow(unsafe_code)]
+
+use core::ffi::c_int;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use mldsa::poly::Poly;
+
+type Keypair = unsafe extern "C" fn(*mut u8, *mut u8, *const u8) -> c_int;
+type SignInternal = unsafe extern "C" fn(
+    *mut u8,
+    *mut usize,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    *const u8,
+    c_int,
+) -> c_int;
+type SignPreHash = unsafe extern "C" fn(
+    *mut u8,
+    *mut usize,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    *const u8,
+    c_int,
+) -> c_int;
+type Verify =
+    unsafe extern "C" fn(*const u8, usize, *const u8, usize, *const u8, usize, *const u8) -> c_int;
+type VerifyInternal = unsafe extern "C" fn(
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    c_int,
+) -> c_int;
+type VerifyPreHash = VerifyInternal;
+
+/// mldsa-native's API for one parameter set of one build.
+#[derive(Debug)]
+pub(super) struct Api {
+    /// Encoded sizes (pk, sk, sig).
+    pub(super) sizes: (usize, usize, usize),
+    keypair_internal: Keypair,
+    signature_internal: SignInternal,
+    signature_pre_hash_internal: SignPreHash,
+    verify: Verify,
+    verify_internal: VerifyInternal,
+    verify_pre_hash_internal: VerifyPreHash,
+}
+
+macro_rules! api {
+    ($name:ident, $prefix:literal, $sizes:expr) => {
+        pub(crate) static $name: Api = {
+            unsafe extern "C" {
+                #[link_name = concat!($prefix, "_keypair_internal")]
+                fn keypair_internal(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
+                #[link_name = concat!($prefix, "_signature_internal")]
+                fn signature_internal(
+                    sig: *mut u8,
+                    siglen: *mut usize,
+                    m: *const u8,
+                    mlen: usize,
+                    pre: *const u8,
+                    prelen: usize,
+                    rnd: *const u8,
+                    sk: *const u8,
+                    externalmu: c_int,
+                ) -> c_int;
+                #[link_name = concat!($prefix, "_signature_pre_hash_internal")]
+                fn signature_pre_hash_internal(
+                    sig: *mut u8,
+                    siglen: *mut usize,
+                    ph: *const u8,
+                    phlen: usize,
+                    ctx: *const u8,
+                    ctxlen: usize,
+                    rnd: *const u8,
+                    sk: *const u8,
+                    hashalg: c_int,
+                ) -> c_int;
+                #[link_name = concat!($prefix, "_verify")]
+                fn verify(
+                    sig: *const u8,
+                    siglen: usize,
+                    m: *const u8,
+                    mlen: usize,
+                    ctx: *const u8,
+                    ctxlen: usize,
+                    pk: *const u8,
+                ) -> c_int;
+                #[link_name = concat!($prefix, "_verify_internal")]
+                fn verify_internal(
+                    sig: *const u8,
+                    siglen: usize,
+                    m: *const u8,
+                    mlen: usize,
+                    pre: *const u8,
+                    prelen: usize,
+                    pk: *const u8,
+                    externalmu: c_int,
+                ) -> c_int;
+                #[link_name = concat!($prefix, "_verify_pre_hash_internal")]
+                fn verify_pre_hash_internal(
+                    sig: *const u8,
+                    siglen: usize,
+                    ph: *const u8,
+                    phlen: usize,
+                    ctx: *const u8,
+                    ctxlen: usize,
+                    pk: *const u8,
+                    hashalg: c_int,
+                ) -> c_int;
+            }
+            Api {
+                sizes: $sizes,
+                keypair_internal,
+                signature_internal,
+                signature_pre_hash_internal,
+                verify,
+                verify_internal,
+                verify_pre_hash_internal,
+            }
+        };
+    };
+}
+
+api!(PORT_44, "mldsadiff_port44", (1312, 2560, 2420));
+api!(PORT_65, "mldsadiff_port65", (1952, 4032, 3309));
+api!(PORT_87, "mldsadiff_port87", (2592, 4896, 4627));
+api!(NAT_44, "mldsadiff_nat44", (1312, 2560, 2420));
+api!(NAT_65, "mldsadiff_nat65", (1952, 4032, 3309));
+api!(NAT_87, "mldsadiff_nat87", (2592, 4896, 4627));
+
+/// What signing is given.
+#[derive(Clone, Copy, Debug)]
+pub enum SignInput<'a> {
+    /// M' = pre || m (pre empty for Sign_internal on M' as given).
+    Internal { pre: &'a [u8], m: &'a [u8] },
+    /// mu.
+    Mu(&'a [u8; 64]),
+    /// HashML-DSA: the digest, the context and mldsa-native's MLD_PREHASH_* constant.
+    PreHash {
+        ph: &'a [u8],
+        ctx: &'a [u8],
+        hashalg: c_int,
+    },
+}
+
+impl Api {
+    /// KeyGen_internal(xi).
+    pub(super) fn keypair(&self, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), c_int> {
+        let (mut pk, mut sk) = (vec![0u8; self.sizes.0], vec![0u8; self.sizes.1]);
+        // SAFETY: pk and sk have this parameter set's sizes; xi is 32 bytes.
+        let r = unsafe { (self.keypair_internal)(pk.as_mut_ptr(), sk.as_mut_ptr(), xi.as_ptr()) };
+        if r == 0 { Ok((pk, sk)) } else { Err(r) }
+    }
+
+    /// A signature, or mldsa-native's error code. `sk` must have this set's length.
+    pub(super) fn sign(
+        &self,
+        sk: &[u8],
+        input: SignInput<'_>,
+        rnd: &[u8; 32],
+    ) -> Result<Vec<u8>, c_int> {
+        assert_eq!(sk.len(), self.sizes.1, "secret key length");
+        let mut sig = vec![0u8; self.sizes.2];
+        let mut len = 0usize;
+        let r = match input {
+            // SAFETY: sig has room for a signature; every pointer comes with its length; sk
+            // has this set's length and rnd 32 bytes.
+            SignInput::Internal { pre, m } => unsafe {
+                (self.signature_internal)(
+                    sig.as_mut_ptr(),
+                    &mut len,
+                    m.as_ptr(),
+                    m.len(),
+                    pre.as_ptr(),
+                    pre.len(),
+                    rnd.as_ptr(),
+                    sk.as_ptr(),
+                    0,
+                )
+            },
+            // SAFETY: as above; with externalmu = 1 the 64 bytes of mu are read as m.
+            SignInput::Mu(mu) => unsafe {
+                (self.signature_internal)(
+                    sig.as_mut_ptr(),
+                    &mut len,
+                    mu.as_ptr(),
+                    64,
+                    core::ptr::null(),
+                    0,
+                    rnd.as_ptr(),
+                    sk.as_ptr(),
+                    1,
+                )
+            },
+            // SAFETY: as above.
+            SignInput::PreHash { ph, ctx, hashalg } => unsafe {
+                (self.signature_pre_hash_internal)(
+                    sig.as_mut_ptr(),
+                    &mut len,
+                    ph.as_ptr(),
+                    ph.len(),
+                    ctx.as_ptr(),
+                    ctx.len(),
+                    rnd.as_ptr(),
+                    sk.as_ptr(),
+                    hashalg,
+                )
+            },
+        };
+        if r != 0 {
+            return Err(r);
+        }
+        sig.truncate(len);
+        Ok(sig)
+    }
+
+    /// Pure Verify with a context (0 = accept). `pk` must have this set's length.
+    pub(super) fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> c_int {
+        assert_eq!(pk.len(), self.sizes.0, "public key length");
+        // SAFETY: every pointer comes with its length; pk has this set's length.
+        unsafe {
+            (self.verify)(
+                sig.as_ptr(),
+                sig.len(),
+                msg.as_ptr(),
+                msg.len(),
+                ctx.as_ptr(),
+                ctx.len(),
+                pk.as_ptr(),
+            )
+        }
+    }
+
+    /// Verify_internal on M' as given, or on mu (`externalmu`: `m` is the 64 bytes of mu).
+    pub(super) fn verify_internal(
+        &self,
+        pk: &[u8],
+        m: &[u8],
+        externalmu: bool,
+        sig: &[u8],
+    ) -> c_int {
+        assert_eq!(pk.len(), self.sizes.0, "public key length");
+        assert!(!externalmu || m.len() == 64, "mu is 64 bytes");
+        // SAFETY: as for `verify`; with externalmu, m is 64 bytes.
+        unsafe {
+            (self.verify_internal)(
+                sig.as_ptr(),
+                sig.len(),
+                m.as_ptr(),
+                m.len(),
+                core::ptr::null(),
+                0,
+                pk.as_ptr(),
+                c_int::from(externalmu),
+            )
+        }
+    }
+
+    /// HashML-DSA Verify given the digest.
+    pub(super) fn verify_pre_hash(
+        &self,
+        pk: &[u8],
+        ph: &[u8],
+        ctx: &[u8],
+        hashalg: c_int,
+        sig: &[u8],
+    ) -> c_int {
+        assert_eq!(pk.len(), self.sizes.0, "public key length");
+        // SAFETY: as for `verify`.
+        unsafe {
+            (self.verify_pre_hash_internal)(
+                sig.as_ptr(),
+                sig.len(),
+                ph.as_ptr(),
+                ph.len(),
+                ctx.as_ptr(),
+                ctx.len(),
+                pk.as_ptr(),
+                hashalg,
+            )
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn mldsadiff_nat_shim_has_native() -> c_int;
+}
+
+/// Whether the native build has a backend on this target (x86_64 and aarch64; elsewhere it
+/// is a second portable build and is not offered).
+pub(super) fn native_backend_compiled() -> bool {
+    // SAFETY: takes nothing, returns a constant.
+    unsafe { mldsadiff_nat_shim_has_native() != 0 }
+}
+
+/// The kernel shim of the native build (see csrc/mldsa_native_shim.h), callable only with a
+/// [`NativeKernels`](crate::mldsa_native::NativeKernels) token. Each function returns the kernel's result: 0 done, -1 (fallback) not done for this input, else a count
+/// or a verdict.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod shim {
+    use super::{Poly, c_int};
+    use crate::mldsa_native::NativeKernels;
+
+    unsafe extern "C" {
+        fn mldsadiff_nat_shim_ntt(p: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_intt(p: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_caddq(p: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_permute_bitrev_to_custom(p: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_pointwise(a: *mut Poly, b: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_use_hint_32(a: *mut Poly, h: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_use_hint_88(a: *mut Poly, h: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_decompose_32(a1: *mut Poly, a0: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_decompose_88(a1: *mut Poly, a0: *mut Poly) -> c_int;
+        fn mldsadiff_nat_shim_acc_l4(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_acc_l5(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_acc_l7(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
+        fn mldsadiff_nat_shim_rej_uniform(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
+        fn mldsadiff_nat_shim_rej_eta2(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
+        fn mldsadiff_nat_shim_rej_eta4(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
+        fn mldsadiff_nat_shim_chknorm(p: *const Poly, bound: i32) -> c_int;
+        fn mldsadiff_nat_shim_z_unpack_17(r: *mut Poly, buf: *const u8) -> c_int;
+        fn mldsadiff_nat_shim_z_unpack_19(r: *mut Poly, buf: *const u8) -> c_int;
+    }
+
+    /// A kernel on one polynomial in place.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Unary {
+        /// mld_ntt_native.
+        Ntt,
+        /// mld_intt_native.
+        Intt,
+        /// mld_poly_caddq_native.
+        Caddq,
+        /// mld_poly_permute_bitrev_to_custom (1 if applied, 0 if the order is bit-reversed).
+        Permute,
+    }
+
+    /// Runs `k` on `a`.
+    pub fn unary(_: NativeKernels, k: Unary, a: &mut Poly) -> c_int {
+        let f = match k {
+            Unary::Ntt => mldsadiff_nat_shim_ntt,
+            Unary::Intt => mldsadiff_nat_shim_intt,
+            Unary::Caddq => mldsadiff_nat_shim_caddq,
+            Unary::Permute => mldsadiff_nat_shim_permute_bitrev_to_custom,
+        };
+        // SAFETY: `a` is one polynomial (256 i32s), copied into an aligned one by the shim.
+        unsafe { f(a) }
+    }
+
+    /// a := pointwise(a, b) (Montgomery).
+    pub fn pointwise(_: NativeKernels, a: &mut Poly, b: &Poly) -> c_int {
+        // SAFETY: two polynomials.
+        unsafe { mldsadiff_nat_shim_pointwise(a, b) }
+    }
+
+    /// a := use_hint(a, h) for gamma2 = (q-1)/32 (`thirty_two`) or (q-1)/88.
+    pub fn use_hint(_: NativeKernels, thirty_two: bool, a: &mut Poly, h: &Poly) -> c_int {
+        // SAFETY: two polynomials.
+        unsafe {
+            if thirty_two {
+                mldsadiff_nat_shim_use_hint_32(a, h)
+            } else {
+                mldsadiff_nat_shim_use_hint_88(a, h)
+            }
+        }
+    }
+
+    /// (a1, a0) := decompose(a0) for gamma2 = (q-1)/32 or (q-1)/88.
+    pub fn decompose(_: NativeKernels, thirty_two: bool, a1: &mut Poly, a0: &mut Poly) -> c_int {
+        // SAFETY: two distinct polynomials.
+        unsafe {
+            if thirty_two {
+                mldsadiff_nat_shim_decompose_32(a1, a0)
+            } else {
+                mldsadiff_nat_shim_decompose_88(a1, a0)
+            }
+        }
+    }
+
+    /// w := sum u[i] v[i] (Montgomery); `None` for an l the API has no kernel for.
+    pub fn pointwise_acc(_: NativeKernels, w: &mut Poly, u: &[Poly], v: &[Poly]) -> Option<c_int> {
+        let f = match u.len() {
+            4 => mldsadiff_nat_shim_acc_l4,
+            5 => mldsadiff_nat_shim_acc_l5,
+            7 => mldsadiff_nat_shim_acc_l7,
+            _ => return None,
+        };
+        if v.len() != u.len() {
+            return None;
+        }
+        // SAFETY: u and v are l contiguous polynomials each, the l the kernel reads.
+        Some(unsafe { f(w, u.as_ptr(), v.as_ptr()) })
+    }
+
+    /// Which rejection sampler.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Rej {
+        /// mld_rej_uniform_native.
+        Uniform,
+        /// mld_rej_uniform_eta2_native.
+        Eta2,
+        /// mld_rej_uniform_eta4_native.
+        Eta4,
+    }
+
+    /// Up to 256 values from `buf` into `out`; the count, or -1 (fallback).
+    pub fn rej(_: NativeKernels, k: Rej, out: &mut [i32; 256], buf: &[u8]) -> c_int {
+        let f = match k {
+            Rej::Uniform => mldsadiff_nat_shim_rej_uniform,
+            Rej::Eta2 => mldsadiff_nat_shim_rej_eta2,
+            Rej::Eta4 => mldsadiff_nat_shim_rej_eta4,
+        };
+        let Ok(n) = u32::try_from(buf.len()) else {
+            return -1;
+        };
+        // SAFETY: out holds 256 values (the kernels store whole vectors, never more than
+        // 256 values); buf is read within its length.
+        unsafe { f(out.as_mut_ptr(), 256, buf.as_ptr(), n) }
+    }
+
+    /// 1 if some |a_i| >= bound, 0 if not, -1 fallback.
+    pub fn chknorm(_: NativeKernels, a: &Poly, bound: i32) -> c_int {
+        // SAFETY: one polynomial.
+        unsafe { mldsadiff_nat_shim_chknorm(a, bound) }
+    }
+
+    /// z from its packing (576 bytes for gamma1 = 2^17, 640 for 2^19).
+    pub fn unpack_z(_: NativeKernels, nineteen: bool, out: &mut Poly, buf: &[u8]) -> c_int {
+        let need = if nineteen { 640 } else { 576 };
+        assert_eq!(buf.len(), need, "packed z length");
+        // SAFETY: buf has the length the kernel reads.
+        unsafe {
+            if nineteen {
+                mldsadiff_nat_shim_z_unpack_19(out, buf.as_ptr())
+            } else {
+                mldsadiff_nat_shim_z_unpack_17(out, buf.as_ptr())
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The `fips204` crate (IntegrityChain): pure and HashML-DSA signing with an explicit rnd
+//! (its pre-hash API takes the digest, computed here with the `sha2`/`sha3` crates through
+//! `mldsa::prehash`), and, with its `acvp-internal` feature, external mu and Sign_internal.
+#![allow(deprecated)] // `sign_mu`/`sign_internal`/`verify_*` are its deprecated ACVP hooks
+
+use super::{Msg, Peer, digest};
+use crate::oracle::Provenance;
+use fips204::traits::{KeyGen, SerDes, Signer, Verifier};
+use mldsa::Params;
+
+/// The `fips204` crate.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fips204;
+
+/// Hands `fips204` the caller's rnd as its "random" bytes.
+struct FixedRnd([u8; 32]);
+
+impl fips204::RngCore for FixedRnd {
+    fn next_u32(&mut self) -> u32 {
+        unreachable!("fips204 asks only for the 32 bytes of rnd")
+    }
+    fn next_u64(&mut self) -> u64 {
+        unreachable!("fips204 asks only for the 32 bytes of rnd")
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        dst.copy_from_slice(&self.0);
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), fips204::RngError> {
+        dst.copy_from_slice(&self.0);
+        Ok(())
+    }
+}
+impl fips204::CryptoRng for FixedRnd {}
+
+macro_rules! per_set {
+    ($m:ident) => {
+        mod $m {
+            use super::*;
+            use fips204::$m as m;
+
+            pub(super) fn keygen(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
+                let (pk, sk) = m::KG::keygen_from_seed(xi);
+                (pk.into_bytes().to_vec(), sk.into_bytes().to_vec())
+            }
+
+            pub(super) fn sign(
+                sk: &[u8],
+                msg: Msg<'_>,
+                rnd: &[u8; 32],
+            ) -> Option<Result<Vec<u8>, String>> {
+                let sk = match m::PrivateKey::try_from_bytes(sk.try_into().ok()?) {
+                    Ok(sk) => sk,
+                    Err(e) => return Some(Err(format!("fips204: {e}"))),
+                };
+                let r = match msg {
+                    Msg::Pure { msg, ctx } => sk.try_sign_with_seed(rnd, msg, ctx),
+                    Msg::PreHash { ph, msg, ctx } => {
+                        sk.try_hash_sign_with_seed(rnd, &digest(ph, msg), ctx, &ph.oid())
+                    }
+                    Msg::Mu(mu) => sk.sign_mu(&mut FixedRnd(*rnd), mu, true),
+                    Msg::Internal(m_prime) => sk.sign_internal(&mut FixedRnd(*rnd), m_prime, true),
+                };
+                Some(r.map(|s| s.to_vec()).map_err(|e| format!("fips204: {e}")))
+            }
+
+            pub(super) fn verify(pk: &[u8], msg: Msg<'_>, sig: &[u8]) -> Option<bool> {
+                let (Ok(pk), Ok(sig)) = (
+                    <[u8; m::PK_LEN]>::try_from(pk),
+                    <[u8; m::SIG_LEN]>::try_from(sig),
+                ) else {
+                    return Some(false);
+                };
+                let Ok(pk) = m::PublicKey::try_from_bytes(pk) else {
+                    return Some(false);
+                };
+                Some(match msg {
+                    Msg::Pure { msg, ctx } => pk.verify(msg, &sig, ctx),
+                    Msg::PreHash { ph, msg, ctx } => {
+                        pk.hash_verify(&digest(ph, msg), &sig, ctx, &ph.oid())
+                    }
+                    Msg::Mu(mu) => pk.verify_mu(mu, &sig),
+                    Msg::Internal(m_prime) => pk.verify_internal(m_prime, &sig),
+                })
+            }
+        }
+    };
+}
+
+per_set!(ml_dsa_44);
+per_set!(ml_dsa_65);
+per_set!(ml_dsa_87);
+
+impl Peer for Fips204 {
+    fn name(&self) -> &'static str {
+        "fips204"
+    }
+    fn provenance(&self) -> Provenance {
+        Provenance::RustPeer
+    }
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
+        match p.k {
+            4 => ml_dsa_44::keygen(xi),
+            6 => ml_dsa_65::keygen(xi),
+            _ => ml_dsa_87::keygen(xi),
+        }
+    }
+    fn sign(
+        &self,
+        p: &Params,
+        sk: &[u8],
+        m: Msg<'_>,
+        rnd: &[u8; 32],
+    ) -> Option<Result<Vec<u8>, String>> {
+        match p.k {
+            4 => ml_dsa_44::sign(sk, m, rnd),
+            6 => ml_dsa_65::sign(sk, m, rnd),
+            _ => ml_dsa_87::sign(sk, m, rnd),
+        }
+    }
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
+        match p.k {
+            4 => ml_dsa_44::verify(pk, m, sig),
+            6 => ml_dsa_65::verify(pk, m, sig),
+            _ => ml_dsa_87::verify(pk, m, sig),
+        }
+    }
+}
