@@ -162,8 +162,15 @@ pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
 }
 
 /// Every implementation available here: the Rust backends first (portable is the
-/// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers.
+/// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers; with
+/// [`crate::planted_oracle::ENV`] set, one of them carries a planted fault. Panics if that
+/// variable names no implementation here (see [`available_checked`]).
 pub fn available() -> Vec<Box<dyn Oracle>> {
+    available_checked().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`available`], or the error of a [`crate::planted_oracle::ENV`] naming no implementation.
+pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
     let mut v: Vec<Box<dyn Oracle>> = Vec::new();
     for kind in BackendKind::available() {
         v.push(Box::new(
@@ -185,5 +192,17 @@ pub fn available() -> Vec<Box<dyn Oracle>> {
     for peer in crate::peers::rust_peers() {
         v.push(Box::new(crate::peers::PeerOracle::new(peer)));
     }
-    v
+    let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
+    let Some(planted) = crate::planted_oracle::requested(&names)? else {
+        return Ok(v);
+    };
+    Ok(v.into_iter()
+        .map(|o| -> Box<dyn Oracle> {
+            if o.name() == planted {
+                Box::new(crate::planted_oracle::Planted(o))
+            } else {
+                o
+            }
+        })
+        .collect())
 }

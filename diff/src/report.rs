@@ -111,6 +111,59 @@ pub struct Report {
     /// The build and machine that found it.
     #[serde(default)]
     pub build: BuildInfo,
+    /// Which other implementations gave the reference's answer and which gave this one's:
+    /// with several independent implementations, whose bug it is.
+    #[serde(default)]
+    pub witnesses: Witnesses,
+}
+
+/// The other implementations' answers to a mismatching input, compared with both sides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Witnesses {
+    /// Implementations whose answer equals the reference's (as the check compares).
+    pub same_as_reference: Vec<String>,
+    /// Implementations whose answer equals the mismatching one's.
+    pub same_as_it: Vec<String>,
+}
+
+impl Witnesses {
+    /// Compares every other answer (`outputs`, by implementation) with the reference's and
+    /// with `name`'s.
+    pub fn of(
+        check: Check,
+        reference: (&str, &Output),
+        it: (&str, &Output),
+        outputs: &[(&str, &Output)],
+    ) -> Witnesses {
+        let mut w = Witnesses::default();
+        for &(name, out) in outputs {
+            if name == reference.0 || name == it.0 {
+                continue;
+            }
+            if crate::judge::compare(check, reference.1, out).is_none() {
+                w.same_as_reference.push(name.to_string());
+            } else if crate::judge::compare(check, it.1, out).is_none() {
+                w.same_as_it.push(name.to_string());
+            }
+        }
+        w
+    }
+
+    /// "same answer as the reference: a, b; as it: none".
+    pub fn describe(&self, it: &str) -> String {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        format!(
+            "the reference's answer also from: {}; {it}'s answer also from: {}",
+            list(&self.same_as_reference),
+            list(&self.same_as_it)
+        )
+    }
 }
 
 fn schema_v1() -> u32 {
@@ -183,6 +236,7 @@ impl Report {
             seed,
             case_index,
             reproduce,
+            witnesses: Witnesses::default(),
         }
     }
 

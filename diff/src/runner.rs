@@ -6,7 +6,7 @@ use crate::check::{Check, FUZZ, generate, validate};
 use crate::judge::{Whose, judge};
 use crate::model::{Case, Difference, Field, Output};
 use crate::oracle::{Oracle, Provenance};
-use crate::report::{Origin, Report};
+use crate::report::{Origin, Report, Witnesses};
 use crate::source::{ByteSource, RngSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -73,6 +73,8 @@ pub struct Summary {
     pub uncompared: Vec<String>,
     /// Calls that did not return within the time limit: (check, implementation, case index).
     pub hangs: Vec<(String, String, usize)>,
+    /// For each first mismatch (check, implementation): who else gave which answer.
+    pub witnesses: Vec<(String, String, Witnesses)>,
 }
 
 impl Summary {
@@ -256,12 +258,28 @@ fn run_from(
                     continue;
                 };
                 sh.rows[i].mismatches += 1;
+                let answered: Vec<(&str, &Output)> = oracles
+                    .iter()
+                    .zip(&outputs)
+                    .filter_map(|(o, (out, _))| Some((o.name(), out.as_ref()?)))
+                    .collect();
+                let witnesses = Witnesses::of(
+                    check,
+                    (reference.name(), &ref_out),
+                    (o.name(), out),
+                    &answered,
+                );
                 if sh.rows[i].mismatches == 1 {
                     sh.summary.first_mismatches.push((
                         check.name(),
                         o.name().to_string(),
                         j.difference.clone(),
                         index,
+                    ));
+                    sh.summary.witnesses.push((
+                        check.name(),
+                        o.name().to_string(),
+                        witnesses.clone(),
                     ));
                 }
                 if sh.reports_left[i] > 0 {
@@ -271,7 +289,7 @@ fn run_from(
                         index,
                         dir: &config.report_dir,
                     };
-                    let r = Report::new(
+                    let mut r = Report::new(
                         check,
                         &case,
                         (&j.expected_from, &j.expected),
@@ -279,6 +297,7 @@ fn run_from(
                         &j.difference,
                         &origin,
                     );
+                    r.witnesses = witnesses;
                     sh.summary.reports.push(r.write_into(&config.report_dir)?);
                 }
             }

@@ -78,7 +78,7 @@ fn every_implementation_agrees_on_every_check() {
         summary.first_mismatches
     );
     // The C clean code must really have run every check it implements.
-    let c_lacks = ["rej_uniform", "rej_eta", "keccak"];
+    let c_lacks = ["rej_uniform", "rej_eta", "keccak", "sign_variants"];
     for check in Check::all() {
         let ran = summary
             .rows
@@ -86,6 +86,37 @@ fn every_implementation_agrees_on_every_check() {
             .any(|r| r.check == check.name() && r.implementation == "c-clean" && r.cases > 0);
         let expected = !c_lacks.iter().any(|p| check.name().starts_with(p));
         assert_eq!(ran, expected, "c-clean on {}", check.name());
+    }
+    // mldsa-native (both builds) and every Rust peer answered every end-to-end check, and
+    // the native build every kernel check its backend interface has.
+    let peers: Vec<&String> = names
+        .iter()
+        .filter(|n| {
+            n.starts_with("mldsa-native")
+                || mldsa_diff::peers::RUST_PEER_NAMES.contains(&n.as_str())
+        })
+        .collect();
+    assert!(
+        peers.len() >= 4,
+        "mldsa-native and the Rust peers: {names:?}"
+    );
+    let ran = |check: &Check, name: &str| {
+        summary
+            .rows
+            .iter()
+            .any(|r| r.check == check.name() && r.implementation == name && r.cases > 0)
+    };
+    for check in Check::all() {
+        for name in &peers {
+            let native_kernel = name.as_str() == mldsa_diff::mldsa_native::NATIVE_NAME
+                && check.def.native.is_some();
+            assert_eq!(
+                ran(&check, name),
+                check.is_end_to_end() || native_kernel,
+                "{name} on {}",
+                check.name()
+            );
+        }
     }
 }
 

@@ -71,9 +71,11 @@ fn resize<T: Clone + Default>(v: &mut Vec<T>, c: Change) -> bool {
 fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
     let name = check.def.name;
     let signs = name.starts_with("sign");
-    let verify = name == "verify_{set}";
+    let verify = name.starts_with("verify");
+    let mu =
+        name == "sign_variants_{set}" && case.scalar == mldsa_diff::check::e2e_extra::EXTERNAL_MU;
     match field {
-        "msg" => signs || verify,
+        "msg" => (signs && !mu) || verify,
         "sig" => verify,
         "ctx" if verify => true,
         "ctx" if signs => c != Change::Long || case.ctx.len() < 255,

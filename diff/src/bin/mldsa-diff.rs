@@ -200,6 +200,17 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
+    if std::env::var_os(mldsa_diff::planted_oracle::ENV).is_some() {
+        let planted = oracle::available_checked()?;
+        let name = mldsa_diff::planted_oracle::requested(
+            &planted.iter().map(|o| o.name()).collect::<Vec<_>>(),
+        )?;
+        eprintln!(
+            "mldsa-diff: PLANTED FAULT in {} ({} is set): its every answer is off by one bit",
+            name.unwrap_or_default(),
+            mldsa_diff::planted_oracle::ENV
+        );
+    }
     match cli.command {
         Command::List {
             api_targets: true, ..
@@ -280,7 +291,8 @@ fn list(names_only: bool) -> Result<ExitCode, String> {
         Check::all().iter().for_each(|c| println!("{}", c.name()));
         return Ok(ExitCode::SUCCESS);
     }
-    let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
+    let oracles = oracle::available();
+    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     println!(
         "implementations on this machine ({}): {}",
         std::env::consts::ARCH,
@@ -289,6 +301,11 @@ fn list(names_only: bool) -> Result<ExitCode, String> {
     println!("reference: portable\n");
     for c in Check::all() {
         println!("{:<26} {}", c.name(), c.describe());
+    }
+    println!("\n{}", mldsa_diff::matrix::render(&Check::all(), &oracles));
+    println!("how mldsa-native's native kernels' contracts differ (applied by its wrapper):");
+    for (kernel, how) in mldsa_diff::mldsa_native::CONTRACT_DIFFERENCES {
+        println!("  {kernel}: {how}");
     }
     let fold = |r: &str| r.split_whitespace().collect::<Vec<_>>().join(" ");
     let who = |w: mldsa_diff::known::Who| match w {
@@ -409,6 +426,13 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
             "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
             d.field, d.index, d.reference, d.other
         );
+        if let Some((_, _, w)) = summary
+            .witnesses
+            .iter()
+            .find(|(c, i, _)| c == check && i == imp)
+        {
+            println!("    {}", w.describe(imp));
+        }
     }
     for r in &summary.reports {
         println!(

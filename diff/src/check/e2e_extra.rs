@@ -22,9 +22,13 @@ pub const INTERNAL: i64 = 3;
 
 /// The message of a sign_variants case as the peers take it; `None` if malformed.
 pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
+    // Only a pre-hash case names its function, in one byte.
+    if case.bytes.len() != usize::from(case.scalar == PRE_HASH) {
+        return None;
+    }
     Some(match case.scalar {
         PRE_HASH => Msg::PreHash {
-            ph: *PreHash::ALL.get(usize::from(*case.bytes.first()?))?,
+            ph: *PreHash::ALL.get(usize::from(case.bytes[0]))?,
             msg: &case.msg,
             ctx: &case.ctx,
         },

@@ -1,0 +1,117 @@
+//! A planted fault in any one oracle's wrapper is caught, and the reports name exactly that
+//! oracle, with every other implementation a witness for the reference's answer.
+
+use mldsa_diff::check::Check;
+use mldsa_diff::oracle::{self, Oracle};
+use mldsa_diff::planted_oracle::Planted;
+use mldsa_diff::runner::{self, Config};
+use std::sync::Arc;
+
+const CHECKS: [&str; 8] = [
+    "ntt",
+    "rej_uniform",
+    "unpack_z17",
+    "keygen_44",
+    "sign_44",
+    "verify_44",
+    "sign_variants_65",
+    "verify_hostile_87",
+];
+
+fn config(dir: &str) -> Config {
+    Config {
+        cases: 40,
+        e2e_cases: 6,
+        seed: 11,
+        checks: CHECKS
+            .iter()
+            .map(|c| Check::from_name(c).unwrap())
+            .collect(),
+        report_dir: std::env::temp_dir()
+            .join(format!("mldsa-diff-planted-{dir}-{}", std::process::id())),
+        max_reports: 1,
+        progress: false,
+        kernel_timeout: runner::KERNEL_TIMEOUT,
+        e2e_timeout: runner::E2E_TIMEOUT,
+    }
+}
+
+#[test]
+fn a_fault_in_any_oracle_is_caught_and_named() {
+    let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
+    assert!(
+        names.contains(&"mldsa-native") && names.contains(&"fips204"),
+        "{names:?}"
+    );
+    for planted in names.iter().skip(1) {
+        let oracles: Vec<Arc<dyn Oracle>> = oracle::available()
+            .into_iter()
+            .map(|o| -> Arc<dyn Oracle> {
+                if o.name() == *planted {
+                    Arc::new(Planted(o))
+                } else {
+                    Arc::from(o)
+                }
+            })
+            .collect();
+        let summary = runner::run(&config(planted), &oracles).unwrap();
+        let mut caught = 0;
+        for row in &summary.rows {
+            if row.implementation == *planted {
+                // Every check it answered caught the fault on every case.
+                assert_eq!(row.mismatches, row.cases, "{planted} on {}", row.check);
+                caught += row.cases;
+            } else {
+                assert_eq!(
+                    row.mismatches, 0,
+                    "{} blamed for {planted}'s fault",
+                    row.implementation
+                );
+            }
+        }
+        assert!(caught > 0, "{planted} answered none of {CHECKS:?}");
+        for (check, imp, w) in &summary.witnesses {
+            assert_eq!(imp, planted, "{check}");
+            assert!(w.same_as_it.is_empty(), "{check}: {w:?}");
+        }
+        for path in &summary.reports {
+            let r: mldsa_diff::report::Report =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            assert_eq!(r.implementations[1], *planted, "{}", path.display());
+        }
+        assert!(!summary.reports.is_empty(), "{planted}: no report written");
+    }
+}
+
+#[test]
+fn the_command_line_plants_by_name_and_refuses_an_unknown_one() {
+    let bin = env!("CARGO_BIN_EXE_mldsa-diff");
+    let dir = std::env::temp_dir().join(format!("mldsa-diff-planted-cli-{}", std::process::id()));
+    let run = |name: &str| {
+        std::process::Command::new(bin)
+            .args([
+                "check",
+                "--only",
+                "sign_44",
+                "--e2e-cases",
+                "3",
+                "--report-dir",
+            ])
+            .arg(&dir)
+            .env(mldsa_diff::planted_oracle::ENV, name)
+            .output()
+            .unwrap()
+    };
+    let out = run("fips204");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("PLANTED FAULT in fips204"), "{stderr}");
+    assert!(
+        stdout.contains("MISMATCH sign_44 fips204 case 0"),
+        "{stdout}"
+    );
+    let out = run("fips-204");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an implementation"));
+}
