@@ -10,35 +10,61 @@ use std::process::Command;
 const MLDSA_NATIVE_RS: &str = "mldsa-native-rs-0.0.1-alpha.6";
 
 /// The bundled `mldsa-native/mldsa` directory: `MLDSA_NATIVE_SRC` if set, else the crate in
-/// Cargo's registry (where the build-dependency put it).
+/// Cargo's registry, else where `cargo metadata` (which downloads every locked package,
+/// this never-compiled one included) says it is.
 fn mldsa_native_src() -> PathBuf {
     println!("cargo:rerun-if-env-changed=MLDSA_NATIVE_SRC");
     if let Some(dir) = std::env::var_os("MLDSA_NATIVE_SRC") {
         return PathBuf::from(dir);
     }
+    let bundled = |crate_dir: PathBuf| crate_dir.join("mldsa-native").join("mldsa");
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
         .unwrap_or_default();
     let registry = home.join("registry").join("src");
-    let found = std::fs::read_dir(&registry).ok().and_then(|dirs| {
-        dirs.flatten()
-            .map(|d| {
-                d.path()
-                    .join(MLDSA_NATIVE_RS)
-                    .join("mldsa-native")
-                    .join("mldsa")
-            })
-            .find(|d| d.join("mldsa_native.c").is_file())
-    });
-    found.unwrap_or_else(|| {
-        panic!(
-            "mldsa-diff: cannot find the mldsa-native source of {MLDSA_NATIVE_RS} under {} \
-             (its build-dependency should have put it there); set MLDSA_NATIVE_SRC to its \
-             mldsa-native/mldsa directory",
-            registry.display()
-        )
-    })
+    let in_registry = || {
+        std::fs::read_dir(&registry).ok().and_then(|dirs| {
+            dirs.flatten()
+                .map(|d| bundled(d.path().join(MLDSA_NATIVE_RS)))
+                .find(|d| d.join("mldsa_native.c").is_file())
+        })
+    };
+    if let Some(d) = in_registry() {
+        return d;
+    }
+    let from_metadata = cargo_metadata_dir().map(bundled);
+    from_metadata
+        .filter(|d| d.join("mldsa_native.c").is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "mldsa-diff: cannot find the mldsa-native source of {MLDSA_NATIVE_RS} (not under \
+                 {}, and `cargo metadata` did not fetch it); set MLDSA_NATIVE_SRC to its \
+                 mldsa-native/mldsa directory",
+                registry.display()
+            )
+        })
+}
+
+/// The directory of the `mldsa-native-rs` package, from `cargo metadata`.
+fn cargo_metadata_dir() -> Option<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let manifest = Path::new(&std::env::var_os("CARGO_MANIFEST_DIR")?).join("Cargo.toml");
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(&manifest)
+        .output()
+        .ok()?;
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let pkg = meta["packages"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == "mldsa-native-rs")?;
+    Some(
+        Path::new(pkg["manifest_path"].as_str()?)
+            .parent()?
+            .to_path_buf(),
+    )
 }
 
 /// Compiles mldsa-native with namespace `prefix`; `native` adds the architecture's backend
