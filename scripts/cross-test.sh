@@ -64,10 +64,11 @@ case "$target" in
         backends=(portable neon)
         # PQClean's aarch64 code needs the SHA3 instructions (QEMU's default CPU and `max`
         # have them; a Cortex-A72 does not, and there only c-clean compares).
+        # mldsa-native's AArch64 backend and libcrux's Neon code run on every AArch64 CPU.
         case "$qemu_cpu" in
-            "") default_require=neon,c-aarch64 ;;
-            max) default_require=neon,neon-plain,c-aarch64 ;;
-            *) default_require=neon ;;
+            "") default_require=neon,c-aarch64,mldsa-native-aarch64,libcrux-neon ;;
+            max) default_require=neon,neon-plain,c-aarch64,mldsa-native-aarch64,libcrux-neon ;;
+            *) default_require=neon,mldsa-native-aarch64,libcrux-neon ;;
         esac
         ;;
     s390x-unknown-linux-gnu)
@@ -75,7 +76,8 @@ case "$target" in
         qemu="qemu-s390x"
         libc=libc6-dev-s390x-cross
         backends=(portable)
-        default_require=""
+        # No native backend: mldsa-native compares through its portable C build only.
+        default_require=mldsa-native
         ;;
     *) echo "cross-test.sh: unsupported target $target (aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu)" >&2; exit 2 ;;
 esac
