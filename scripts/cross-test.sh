@@ -10,8 +10,9 @@
 #                  `cortex-a72` has Neon without them; the Neon backend's Keccak path follows.
 # --require LIST   implementations that must be available (MLDSA_REQUIRE_BACKENDS and
 #                  `mldsa-diff check --require-backends`), e.g. neon,neon-plain,c-aarch64.
-#                  Default on aarch64: neon,c-aarch64 (plus neon-plain with --qemu-cpu max;
-#                  neon alone with another --qemu-cpu: PQClean's aarch64 code needs SHA3).
+#                  Default on aarch64: neon,c-aarch64,mldsa-native-aarch64,libcrux-neon
+#                  (plus neon-plain with --qemu-cpu max; without c-aarch64 with another
+#                  --qemu-cpu: PQClean's aarch64 code needs SHA3); on s390x: mldsa-native.
 # --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
 # --runner         `cross` (needs a container engine; Cross.toml configures its images) or
 #                  `cargo` (Debian's cross gcc as linker and C compiler, qemu-user as the

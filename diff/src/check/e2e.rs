@@ -156,8 +156,13 @@ pub(super) static KEYGEN: Def = Def {
     }),
     peer: Some(|peer, check, case| {
         let xi = bytes_array(&case.bytes)?;
-        let (pk, sk) = peer.keygen(&check.params(), &xi);
-        Some(super::inputs::bytes_out([pk, sk].concat()))
+        Some(match peer.keygen(&check.params(), &xi) {
+            Ok((pk, sk)) => super::inputs::bytes_out([pk, sk].concat()),
+            Err(e) => Output {
+                verdict: Verdict::Error(e),
+                ..Output::default()
+            },
+        })
     }),
     ..e2e(
         "keygen_{set}",

@@ -139,10 +139,8 @@ impl Peer for MldsaNative {
     fn provenance(&self) -> Provenance {
         Provenance::MldsaNative
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-        self.api(p)
-            .keypair(xi)
-            .unwrap_or_else(|e| (Vec::new(), error(e).into_bytes()))
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
+        self.api(p).keypair(xi).map_err(error)
     }
     fn sign(
         &self,

@@ -97,12 +97,12 @@ impl Peer for Fips204 {
     fn provenance(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-        match p.k {
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
+        Ok(match p.k {
             4 => ml_dsa_44::keygen(xi),
             6 => ml_dsa_65::keygen(xi),
             _ => ml_dsa_87::keygen(xi),
-        }
+        })
     }
     fn sign(
         &self,

@@ -140,8 +140,8 @@ impl Peer for Libcrux {
     fn provenance(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-        (self.fns(p).0)(xi)
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
+        Ok((self.fns(p).0)(xi))
     }
     fn sign(
         &self,

@@ -57,8 +57,8 @@ pub trait Peer: Send + Sync {
     fn name(&self) -> &'static str;
     /// Where it comes from.
     fn provenance(&self) -> Provenance;
-    /// KeyGen_internal(xi) -> (pk, sk).
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>);
+    /// KeyGen_internal(xi) -> (pk, sk), or why it failed.
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String>;
     /// A signature with randomness `rnd`; `None` if it has no API for `m` (or `sk` has the
     /// wrong length, which its API cannot take); `Some(Err(reason))` if it refuses.
     fn sign(

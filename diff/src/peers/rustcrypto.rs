@@ -100,12 +100,12 @@ impl Peer for RustCrypto {
     fn provenance(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-        match p.k {
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
+        Ok(match p.k {
             4 => keygen::<MlDsa44>(xi),
             6 => keygen::<MlDsa65>(xi),
             _ => keygen::<MlDsa87>(xi),
-        }
+        })
     }
     fn sign(
         &self,
