@@ -4,8 +4,8 @@
 
 use crate::check::Check;
 use crate::known::{self, Expected};
+use crate::model::Provenance;
 use crate::model::{Case, Difference, Field, Output, canonical};
-use crate::oracle::Provenance;
 use mldsa::backend::contract::{self, Compare};
 
 /// The first output coefficient outside the bounds the kernel's contract promises. Rust

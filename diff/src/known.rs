@@ -4,8 +4,9 @@
 //! ones, so a difference is stated once and asserted exactly, never ignored.
 
 use crate::check::Check;
+use crate::model::Provenance;
 use crate::model::{Case, Output, Verdict};
-use crate::oracle::Provenance;
+use crate::peers::{Msg, Peer};
 
 /// Which implementations an entry covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +68,9 @@ pub static KNOWN: [Known; 7] = [
         deviation: true,
         reason: "PQClean does not range-check s1/s2 when it decodes an expanded secret key, so it signs \
                  with a key whose coefficients lie outside [-eta, eta]; mldsa rejects such a key with \
-                 SecretKeyOutOfRange. Asserted: every C variant signs, every Rust backend returns that error.",
-        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+                 SecretKeyOutOfRange. Asserted: every C variant signs, and its signature is exactly \
+                 mldsa-native's (portable C) on the same key, message, context and rnd.",
+        expect: |check, case, _| signed_as(&crate::mldsa_native::portable(), check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -76,27 +78,25 @@ pub static KNOWN: [Known; 7] = [
         deviation: false,
         reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
                  SecretKeyOutOfRange.",
-        expect: |_, _, _| {
-            Expected::Verdict(Verdict::Error(
-                mldsa::Error::SecretKeyOutOfRange.to_string(),
-            ))
-        },
+        expect: |_, _, _| refusal(mldsa::Error::SecretKeyOutOfRange.to_string()),
     },
     Known {
         check: "sign_malformed_sk_{set}",
         who: Who::From(Provenance::MldsaNative),
         deviation: true,
         reason: "mldsa-native (both builds) does not range-check s1/s2 when it decodes a secret key \
-                 for signing (its pk_from_sk does), so it signs, as PQClean does. Asserted: it signs.",
-        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+                 for signing (its pk_from_sk does), so it signs, as PQClean does. Asserted: it signs, \
+                 and its signature is exactly libcrux's (portable) on the same inputs.",
+        expect: |check, case, _| signed_as(&crate::peers::libcrux_portable(), check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
         who: Who::Names(&["libcrux-portable", "libcrux-avx2", "libcrux-neon"]),
         deviation: true,
         reason: "libcrux-ml-dsa decodes s1/s2 as eta - x without a range check and signs with the \
-                 out-of-range coefficient. Asserted: it signs.",
-        expect: |_, _, _| Expected::Verdict(Verdict::Signed),
+                 out-of-range coefficient. Asserted: it signs, and its signature is exactly \
+                 mldsa-native's (portable C) on the same inputs.",
+        expect: |check, case, _| signed_as(&crate::mldsa_native::portable(), check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -106,11 +106,7 @@ pub static KNOWN: [Known; 7] = [
                  key; the wrapper does not call it (a panic aborts a fuzzer) and answers a fixed \
                  refusal. Asserted: exactly that refusal (the test rustcrypto_panics_on_out_of_range_keys \
                  shows the panic is real).",
-        expect: |_, _, _| {
-            Expected::Verdict(Verdict::Error(
-                crate::peers::rustcrypto::PANICS_ON_KEY.to_string(),
-            ))
-        },
+        expect: |_, _, _| refusal(crate::peers::rustcrypto::PANICS_ON_KEY.to_string()),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -118,11 +114,7 @@ pub static KNOWN: [Known; 7] = [
         deviation: false,
         reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
                  its error, \"Alg 25: s1 or s2 out of range\".",
-        expect: |_, _, _| {
-            Expected::Verdict(Verdict::Error(
-                "fips204: Alg 25: s1 or s2 out of range".into(),
-            ))
-        },
+        expect: |_, _, _| refusal("fips204: Alg 25: s1 or s2 out of range".into()),
     },
     Known {
         check: "use_hint_{g2}",
@@ -148,6 +140,37 @@ pub static KNOWN: [Known; 7] = [
         },
     },
 ];
+
+/// Exactly this error (every other field of the answer empty).
+fn refusal(e: String) -> Expected {
+    Expected::Output(Output {
+        verdict: Verdict::Error(e),
+        ..Output::default()
+    })
+}
+
+/// The signature `peer` makes with the case's key, message, context and rnd (pure ML-DSA):
+/// what another implementation that signs with an out-of-range key must produce too. If the
+/// designated signer itself refuses, that refusal is what is required (and the mismatch
+/// shows it).
+fn signed_as(peer: &dyn Peer, check: Check, case: &Case) -> Expected {
+    let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
+        return refusal("harness: a sign case has a 32-byte rnd".into());
+    };
+    let m = Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    };
+    match peer.sign(&check.params(), &case.sk, m, &rnd) {
+        Some(Ok(bytes)) => Expected::Output(Output {
+            bytes,
+            verdict: Verdict::Signed,
+            ..Output::default()
+        }),
+        Some(Err(e)) => refusal(format!("{} refused: {e}", peer.name())),
+        None => refusal(format!("{} does not take this input", peer.name())),
+    }
+}
 
 /// The entry covering `check` on implementation `name`, if any.
 pub fn find(check: Check, name: &str, origin: Provenance) -> Option<&'static Known> {

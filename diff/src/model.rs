@@ -253,3 +253,30 @@ pub struct Difference {
 pub fn canonical(x: i32) -> i32 {
     x.rem_euclid(Q)
 }
+
+/// Where an implementation comes from: the judge holds only this crate's backends to the
+/// kernel contracts, and the known differences name whole origins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Provenance {
+    /// A backend of the `mldsa` crate.
+    Ours,
+    /// PQClean's C code, through `pqcrypto-mldsa`.
+    PqClean,
+    /// mldsa-native's C code (portable or native), built from the `mldsa-native-rs` crate's
+    /// bundled source.
+    MldsaNative,
+    /// Another Rust implementation (libcrux, RustCrypto `ml-dsa`, `fips204`).
+    RustPeer,
+}
+
+impl Provenance {
+    /// How `list` and reports name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Provenance::Ours => "this crate",
+            Provenance::PqClean => "PQClean C",
+            Provenance::MldsaNative => "mldsa-native C",
+            Provenance::RustPeer => "Rust peer",
+        }
+    }
+}

@@ -4,37 +4,13 @@
 
 use crate::check::Check;
 use crate::kernels::Kernels;
+use crate::mldsa_native::NativeKernels;
+pub use crate::model::Provenance;
 use crate::model::{Case, Output};
+use crate::peers::Peer;
 use crate::pqclean::{CImpl, Variant};
 use mldsa::backend::{AnyBackend, BackendKind};
 use mldsa::with_backend;
-
-/// Where an implementation comes from: the judge holds only this crate's backends to the
-/// kernel contracts, and the known differences name whole origins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Provenance {
-    /// A backend of the `mldsa` crate.
-    Ours,
-    /// PQClean's C code, through `pqcrypto-mldsa`.
-    PqClean,
-    /// mldsa-native's C code (portable or native), built from the `mldsa-native-rs` crate's
-    /// bundled source.
-    MldsaNative,
-    /// Another Rust implementation (libcrux, RustCrypto `ml-dsa`, `fips204`).
-    RustPeer,
-}
-
-impl Provenance {
-    /// How `list` and reports name it.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Provenance::Ours => "this crate",
-            Provenance::PqClean => "PQClean C",
-            Provenance::MldsaNative => "mldsa-native C",
-            Provenance::RustPeer => "Rust peer",
-        }
-    }
-}
 
 /// An implementation under comparison.
 pub trait Oracle: Send + Sync {
@@ -163,13 +139,13 @@ pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
 
 /// Every implementation available here: the Rust backends first (portable is the
 /// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers; with
-/// [`crate::planted_oracle::ENV`] set, one of them carries a planted fault. Panics if that
+/// [`PLANTED_ENV`] set, one of them carries a planted fault. Panics if that
 /// variable names no implementation here (see [`available_checked`]).
 pub fn available() -> Vec<Box<dyn Oracle>> {
     available_checked().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// [`available`], or the error of a [`crate::planted_oracle::ENV`] naming no implementation.
+/// [`available`], or the error of a [`PLANTED_ENV`] naming no implementation.
 pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
     let mut v: Vec<Box<dyn Oracle>> = Vec::new();
     for kind in BackendKind::available() {
@@ -186,23 +162,118 @@ pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
             v.push(Box::new(o));
         }
     }
-    for o in crate::mldsa_native::oracles() {
-        v.push(Box::new(o));
+    for (peer, kernels) in crate::mldsa_native::peers() {
+        v.push(Box::new(PeerOracle {
+            peer,
+            native: kernels,
+        }));
     }
     for peer in crate::peers::rust_peers() {
-        v.push(Box::new(crate::peers::PeerOracle::new(peer)));
+        v.push(Box::new(PeerOracle::new(peer)));
     }
     let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
-    let Some(planted) = crate::planted_oracle::requested(&names)? else {
+    let Some(planted) = planted_requested(&names)? else {
         return Ok(v);
     };
     Ok(v.into_iter()
         .map(|o| -> Box<dyn Oracle> {
             if o.name() == planted {
-                Box::new(crate::planted_oracle::Planted(o))
+                Box::new(Planted(o))
             } else {
                 o
             }
         })
         .collect())
+}
+
+/// A [`Peer`](crate::peers::Peer) as an [`Oracle`]; mldsa-native's native build also answers kernel checks
+/// through its backend interface.
+pub struct PeerOracle {
+    peer: Box<dyn Peer>,
+    native: Option<NativeKernels>,
+}
+
+impl std::fmt::Debug for PeerOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PeerOracle")
+            .field("name", &self.peer.name())
+            .field("native_kernels", &self.native.is_some())
+            .finish()
+    }
+}
+
+impl PeerOracle {
+    /// The oracle for `peer` (end-to-end checks only).
+    pub fn new(peer: Box<dyn Peer>) -> Self {
+        PeerOracle { peer, native: None }
+    }
+}
+
+impl Oracle for PeerOracle {
+    fn name(&self) -> &'static str {
+        self.peer.name()
+    }
+    fn origin(&self) -> Provenance {
+        self.peer.provenance()
+    }
+    fn run(&self, check: Check, case: &Case) -> Option<Output> {
+        if check.is_end_to_end() {
+            (check.def.peer?)(self.peer.as_ref(), check, case)
+        } else {
+            (check.def.native?)(self.native?, check, case)
+        }
+    }
+}
+
+// A planted fault in one oracle's wrapper, to show that a wrong answer from any implementation
+// is caught and that the report names exactly that implementation: with
+// `MLDSA_DIFF_PLANTED_ORACLE=<name>`, [`available`] wraps that oracle so that every answer it
+// gives is off by one bit (the last output byte, else the first coefficient, else the
+// scalar). `tests/planted_oracle.rs` does it for every oracle; by hand:
+// `MLDSA_DIFF_PLANTED_ORACLE=fips204 mldsa-diff check --only sign_44`.
+
+/// The environment variable naming the oracle to plant the fault in.
+pub const PLANTED_ENV: &str = "MLDSA_DIFF_PLANTED_ORACLE";
+
+/// The oracle named by [`PLANTED_ENV`], if set; an error if it names no implementation of this
+/// machine (a typo must not silently plant nothing).
+pub fn planted_requested(available: &[&str]) -> Result<Option<String>, String> {
+    match std::env::var(PLANTED_ENV) {
+        Err(_) => Ok(None),
+        Ok(name) if available.contains(&name.as_str()) && name != "portable" => Ok(Some(name)),
+        Ok(name) => Err(format!(
+            "{PLANTED_ENV}={name:?}: not an implementation on this machine other than the reference \
+             (available: {})",
+            available.join(", ")
+        )),
+    }
+}
+
+/// `inner`, with every answer off by one bit.
+pub struct Planted(pub Box<dyn Oracle>);
+
+impl std::fmt::Debug for Planted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Planted({})", self.0.name())
+    }
+}
+
+impl Oracle for Planted {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn origin(&self) -> Provenance {
+        self.0.origin()
+    }
+    fn run(&self, check: Check, case: &Case) -> Option<Output> {
+        let mut out = self.0.run(check, case)?;
+        if let Some(b) = out.bytes.last_mut() {
+            *b ^= 1;
+        } else if let Some(c) = out.polys.iter_mut().flatten().next() {
+            *c ^= 1;
+        } else {
+            out.scalar ^= 1;
+        }
+        Some(out)
+    }
 }

@@ -127,20 +127,27 @@ pub struct Witnesses {
 }
 
 impl Witnesses {
-    /// Compares every other answer (`outputs`, by implementation) with the reference's and
-    /// with `name`'s.
+    /// Judges every other answer (`outputs`: implementation, provenance, answer) against the
+    /// reference's, as the judge does (a stated difference counts as agreement), and
+    /// compares the rest with `it`'s.
     pub fn of(
         check: Check,
+        case: &Case,
         reference: (&str, &Output),
         it: (&str, &Output),
-        outputs: &[(&str, &Output)],
+        outputs: &[(&str, crate::model::Provenance, &Output)],
     ) -> Witnesses {
         let mut w = Witnesses::default();
-        for &(name, out) in outputs {
+        for &(name, origin, out) in outputs {
             if name == reference.0 || name == it.0 {
                 continue;
             }
-            if crate::judge::compare(check, reference.1, out).is_none() {
+            let whose = crate::judge::Whose {
+                name,
+                origin,
+                is_reference: false,
+            };
+            if crate::judge::judge(check, whose, case, reference, out).is_none() {
                 w.same_as_reference.push(name.to_string());
             } else if crate::judge::compare(check, it.1, out).is_none() {
                 w.same_as_it.push(name.to_string());

@@ -2,12 +2,12 @@
 //! oracle, with every other implementation a witness for the reference's answer.
 
 use mldsa_diff::check::Check;
+use mldsa_diff::oracle::Planted;
 use mldsa_diff::oracle::{self, Oracle};
-use mldsa_diff::planted_oracle::Planted;
 use mldsa_diff::runner::{self, Config};
 use std::sync::Arc;
 
-const CHECKS: [&str; 8] = [
+const CHECKS: [&str; 9] = [
     "ntt",
     "rej_uniform",
     "unpack_z17",
@@ -16,6 +16,7 @@ const CHECKS: [&str; 8] = [
     "verify_44",
     "sign_variants_65",
     "verify_hostile_87",
+    "sign_malformed_sk_44",
 ];
 
 fn config(dir: &str) -> Config {
@@ -105,7 +106,7 @@ fn the_command_line_plants_by_name_and_refuses_an_unknown_one() {
                 "--report-dir",
             ])
             .arg(&dir)
-            .env(mldsa_diff::planted_oracle::ENV, name)
+            .env(mldsa_diff::oracle::PLANTED_ENV, name)
             .output()
             .unwrap()
     };

@@ -78,6 +78,11 @@ fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
         "msg" => (signs && !mu) || verify,
         "sig" => verify,
         "ctx" if verify => true,
+        // sign_variants: only a pre-hash case has a context.
+        "ctx" if name == "sign_variants_{set}" => {
+            case.scalar == mldsa_diff::check::e2e_extra::PRE_HASH
+                && (c != Change::Long || case.ctx.len() < 255)
+        }
         "ctx" if signs => c != Change::Long || case.ctx.len() < 255,
         "rnd" => verify && c == Change::Empty,
         // rej_uniform takes whole 3-byte groups up to 840 bytes, rej_eta any length up to 272.

@@ -200,15 +200,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
-    if std::env::var_os(mldsa_diff::planted_oracle::ENV).is_some() {
+    if std::env::var_os(mldsa_diff::oracle::PLANTED_ENV).is_some() {
         let planted = oracle::available_checked()?;
-        let name = mldsa_diff::planted_oracle::requested(
+        let name = mldsa_diff::oracle::planted_requested(
             &planted.iter().map(|o| o.name()).collect::<Vec<_>>(),
         )?;
         eprintln!(
             "mldsa-diff: PLANTED FAULT in {} ({} is set): its every answer is off by one bit",
             name.unwrap_or_default(),
-            mldsa_diff::planted_oracle::ENV
+            mldsa_diff::oracle::PLANTED_ENV
         );
     }
     match cli.command {
@@ -289,47 +289,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 fn list(names_only: bool) -> Result<ExitCode, String> {
     if names_only {
         Check::all().iter().for_each(|c| println!("{}", c.name()));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let oracles = oracle::available();
-    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-    println!(
-        "implementations on this machine ({}): {}",
-        std::env::consts::ARCH,
-        names.join(", ")
-    );
-    println!("reference: portable\n");
-    for c in Check::all() {
-        println!("{:<26} {}", c.name(), c.describe());
-    }
-    println!("\n{}", mldsa_diff::matrix::render(&Check::all(), &oracles));
-    println!("how mldsa-native's native kernels' contracts differ (applied by its wrapper):");
-    for (kernel, how) in mldsa_diff::mldsa_native::CONTRACT_DIFFERENCES {
-        println!("  {kernel}: {how}");
-    }
-    let fold = |r: &str| r.split_whitespace().collect::<Vec<_>>().join(" ");
-    let who = |w: mldsa_diff::known::Who| match w {
-        mldsa_diff::known::Who::C => "every C variant".to_string(),
-        mldsa_diff::known::Who::Rust => "every Rust backend".to_string(),
-        mldsa_diff::known::Who::Named(n) => n.to_string(),
-        mldsa_diff::known::Who::Names(ns) => ns.join(", "),
-        mldsa_diff::known::Who::From(p) => format!("every {} implementation", p.describe()),
-    };
-    println!(
-        "\nknown deviations of other implementations from FIPS 204 (asserted exactly, not ignored):"
-    );
-    for k in mldsa_diff::known::KNOWN.iter().filter(|k| k.deviation) {
-        println!("  {} on {}: {}", k.check, who(k.who), fold(k.reason));
-    }
-    println!(
-        "\npublic-API fuzzing (api_verify, api_sign): differences by design (asserted exactly):"
-    );
-    for k in mldsa_diff::api_fuzz::API_KNOWN {
-        println!("  {}", fold(k));
-    }
-    println!("\nanswers the specification requires instead of agreement (asserted exactly):");
-    for k in mldsa_diff::known::KNOWN.iter().filter(|k| !k.deviation) {
-        println!("  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    } else {
+        print!("{}", mldsa_diff::listing::render());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,8 +22,9 @@ pub const INTERNAL: i64 = 3;
 
 /// The message of a sign_variants case as the peers take it; `None` if malformed.
 pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
-    // Only a pre-hash case names its function, in one byte.
-    if case.bytes.len() != usize::from(case.scalar == PRE_HASH) {
+    // Only a pre-hash case names its function (in one byte) and has a context.
+    let pre_hash = case.scalar == PRE_HASH;
+    if case.bytes.len() != usize::from(pre_hash) || (!pre_hash && !case.ctx.is_empty()) {
         return None;
     }
     Some(match case.scalar {
@@ -279,7 +280,11 @@ fn generate_hostile(
             }
             3 => {
                 let bits = p.gamma1.z_bits();
-                let coeff = src.int_in(0, (p.l * 256) as i64 - 1)? as usize;
+                let coeff = if edge {
+                    0
+                } else {
+                    src.int_in(0, (p.l * 256) as i64 - 1)? as usize
+                };
                 let start = cb + coeff * bits / 8;
                 for b in sig.iter_mut().skip(start).take(3) {
                     *b = 0xff;
@@ -296,7 +301,10 @@ fn generate_hostile(
             }
             6 => sig = src.bytes(p.sig_bytes())?,
             7 => {
-                let len = src.int_in(0, p.sig_bytes() as i64 + 8)? as usize;
+                let mut len = src.int_in(0, p.sig_bytes() as i64 + 8)? as usize;
+                if len == sig.len() {
+                    len += 1;
+                }
                 sig.resize(len, 0);
             }
             _ => {

@@ -2,7 +2,9 @@
 //! through its backend interface (`src/native/api.h`) and the shim of ours that exports it.
 //! How its contracts differ from the checks' is stated once, in
 //! [`crate::mldsa_native::CONTRACT_DIFFERENCES`]; each difference is applied here and nowhere
-//! else. A kernel answering -1 (fallback) does not answer the input.
+//! else. Every input is checked against the kernel's own `api.h` contract before the call
+//! (an input outside it is not answered, so no garbage is blamed on mldsa-native), and a
+//! kernel answering -1 (fallback) does not answer the input.
 
 use super::def::{Check, NativeFn, Variant};
 use crate::mldsa_native::NativeKernels;
@@ -24,11 +26,27 @@ mod runs {
         (r == 0).then_some(())
     }
 
+    /// |a| < q: the NTT, inverse NTT and caddq inputs of `api.h`.
+    const ABS_Q: (i32, i32) = (-(Q - 1), Q - 1);
+    /// |a| < MLD_NTT_BOUND = 9 * (5q + 3) / 4: the pointwise products' inputs.
+    const NTT_BOUND: (i32, i32) = (-94_279_697, 94_279_697);
+    /// [0, q): decompose and use_hint.
+    const CANONICAL: (i32, i32) = (0, Q - 1);
+
+    /// Whether every coefficient of `polys` lies in [lo, hi] (the kernel's contract).
+    fn within(polys: &[Poly], (lo, hi): (i32, i32)) -> Option<()> {
+        polys
+            .iter()
+            .all(|p| p.coeffs.iter().all(|c| (lo..=hi).contains(c)))
+            .then_some(())
+    }
+
     /// ntt, invntt_tomont and caddq; NTT-domain values in canonical (bit-reversed) order,
     /// through mldsa-native's own permutation where its backend keeps another.
     pub(super) fn unary(k: NativeKernels, check: Check, case: &Case) -> Option<Output> {
         let mut a = poly(case, 0)?;
         polys_in(case, 1)?;
+        within(&[a], ABS_Q)?;
         match check.def.name {
             "ntt" => {
                 done(shim::unary(k, Unary::Ntt, &mut a))?;
@@ -46,6 +64,7 @@ mod runs {
 
     pub(super) fn pointwise(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
         let v = polys_in(case, 2)?;
+        within(&v, NTT_BOUND)?;
         let mut a = v[0];
         done(shim::pointwise(k, &mut a, &v[1]))?;
         Some(polys_out(&[a]))
@@ -56,6 +75,7 @@ mod runs {
             return None;
         };
         let v = polys_in(case, 2 * p.l)?;
+        within(&v[p.l..], NTT_BOUND)?;
         // Its contract takes u in [0, q): u mod q is congruent, and outputs compare mod q.
         let u: Vec<Poly> = v[..p.l]
             .iter()
@@ -76,6 +96,7 @@ mod runs {
         };
         let mut a0 = poly(case, 0)?;
         polys_in(case, 1)?;
+        within(&[a0], CANONICAL)?;
         let mut a1 = Poly::ZERO;
         done(shim::decompose(
             k,
@@ -91,6 +112,8 @@ mod runs {
             return None;
         };
         let v = polys_in(case, 2)?;
+        within(&v[..1], CANONICAL)?;
+        within(&v[1..], (0, 1))?;
         let mut a = v[0];
         done(shim::use_hint(k, g == Gamma2::QMinus1Over32, &mut a, &v[1]))?;
         Some(polys_out(&[a]))

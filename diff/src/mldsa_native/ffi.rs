@@ -1,6 +1,11 @@
 //! The C functions diff/build.rs compiles from mldsa-native, declared by symbol name and
 //! wrapped in safe functions: its public API per parameter set (portable and native builds)
-//! and the kernel shim of the native build. With `pqclean`, the only `unsafe` of the harness.
+//! and the kernel shim of the native build. With `pqclean/` and the getrandom provider in
+//! `rng.rs`, the only `unsafe` of the harness.
+//!
+//! The native build (`NAT_*`, `shim`) is compiled for AVX2 on x86_64: calling it on a CPU
+//! without AVX2 is undefined behaviour. Its only callers hold a
+//! [`NativeKernels`](crate::mldsa_native::NativeKernels) token, made after detection.
 #![allow(unsafe_code)]
 
 use core::ffi::c_int;
@@ -164,14 +169,17 @@ impl Api {
         if r == 0 { Ok((pk, sk)) } else { Err(r) }
     }
 
-    /// A signature, or mldsa-native's error code. `sk` must have this set's length.
+    /// A signature, or mldsa-native's error code (-1 also for a secret key of the wrong length,
+    /// which the C code would read past).
     pub(super) fn sign(
         &self,
         sk: &[u8],
         input: SignInput<'_>,
         rnd: &[u8; 32],
     ) -> Result<Vec<u8>, c_int> {
-        assert_eq!(sk.len(), self.sizes.1, "secret key length");
+        if sk.len() != self.sizes.1 {
+            return Err(-1);
+        }
         let mut sig = vec![0u8; self.sizes.2];
         let mut len = 0usize;
         let r = match input {
@@ -226,9 +234,11 @@ impl Api {
         Ok(sig)
     }
 
-    /// Pure Verify with a context (0 = accept). `pk` must have this set's length.
+    /// Pure Verify with a context (0 = accept; -1 also for a public key of the wrong length).
     pub(super) fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> c_int {
-        assert_eq!(pk.len(), self.sizes.0, "public key length");
+        if pk.len() != self.sizes.0 {
+            return -1;
+        }
         // SAFETY: every pointer comes with its length; pk has this set's length.
         unsafe {
             (self.verify)(
@@ -251,8 +261,9 @@ impl Api {
         externalmu: bool,
         sig: &[u8],
     ) -> c_int {
-        assert_eq!(pk.len(), self.sizes.0, "public key length");
-        assert!(!externalmu || m.len() == 64, "mu is 64 bytes");
+        if pk.len() != self.sizes.0 || (externalmu && m.len() != 64) {
+            return -1;
+        }
         // SAFETY: as for `verify`; with externalmu, m is 64 bytes.
         unsafe {
             (self.verify_internal)(
@@ -277,7 +288,9 @@ impl Api {
         hashalg: c_int,
         sig: &[u8],
     ) -> c_int {
-        assert_eq!(pk.len(), self.sizes.0, "public key length");
+        if pk.len() != self.sizes.0 {
+            return -1;
+        }
         // SAFETY: as for `verify`.
         unsafe {
             (self.verify_pre_hash_internal)(
@@ -439,7 +452,9 @@ pub mod shim {
     /// z from its packing (576 bytes for gamma1 = 2^17, 640 for 2^19).
     pub fn unpack_z(_: NativeKernels, nineteen: bool, out: &mut Poly, buf: &[u8]) -> c_int {
         let need = if nineteen { 640 } else { 576 };
-        assert_eq!(buf.len(), need, "packed z length");
+        if buf.len() != need {
+            return -1;
+        }
         // SAFETY: buf has the length the kernel reads.
         unsafe {
             if nineteen {

@@ -12,8 +12,8 @@
 
 mod ffi;
 
-use crate::oracle::Provenance;
-use crate::peers::{Msg, Peer, PeerOracle, digest};
+use crate::model::Provenance;
+use crate::peers::{Msg, Peer, digest};
 use mldsa::Params;
 use mldsa::prehash::PreHash;
 
@@ -25,8 +25,10 @@ pub const NAMES: [&str; 3] = ["mldsa-native", "mldsa-native-avx2", "mldsa-native
 /// The name of the native build on this architecture.
 pub const NATIVE_NAME: &str = if cfg!(target_arch = "x86_64") {
     "mldsa-native-avx2"
-} else {
+} else if cfg!(target_arch = "aarch64") {
     "mldsa-native-aarch64"
+} else {
+    "mldsa-native (no native backend on this architecture)"
 };
 
 /// How the native kernels' contracts differ from the checks' (kernel, what the wrapper
@@ -75,20 +77,15 @@ impl NativeKernels {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub use ffi::shim;
 
-/// Whether the native build runs here: compiled with a backend (x86_64, aarch64), and on
-/// x86_64 a CPU with AVX2 (the whole unit is compiled for it).
+/// Whether the native build runs here: on x86_64 a CPU with AVX2 first (the whole unit is
+/// compiled for it, even the function that says whether the backend was compiled in), then a
+/// backend compiled in (x86_64, aarch64).
 fn native_available() -> bool {
-    if !ffi::native_backend_compiled() {
+    #[cfg(target_arch = "x86_64")]
+    if !std::is_x86_feature_detected!("avx2") {
         return false;
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        true
-    }
+    ffi::native_backend_compiled()
 }
 
 /// mldsa-native's MLD_PREHASH_* constant for `ph`.
@@ -109,21 +106,22 @@ fn hashalg(ph: PreHash) -> core::ffi::c_int {
     }
 }
 
-/// One of the two builds, as a [`Peer`].
+/// One of the two builds, as a [`Peer`]: the native one only with the token that proves this
+/// CPU runs it (on x86_64 the whole unit is compiled for AVX2).
 #[derive(Clone, Copy, Debug)]
 pub struct MldsaNative {
-    native: bool,
+    native: Option<NativeKernels>,
 }
 
 impl MldsaNative {
     fn api(self, p: &Params) -> &'static ffi::Api {
         match (self.native, p.k) {
-            (false, 4) => &ffi::PORT_44,
-            (false, 6) => &ffi::PORT_65,
-            (false, _) => &ffi::PORT_87,
-            (true, 4) => &ffi::NAT_44,
-            (true, 6) => &ffi::NAT_65,
-            (true, _) => &ffi::NAT_87,
+            (None, 4) => &ffi::PORT_44,
+            (None, 6) => &ffi::PORT_65,
+            (None, _) => &ffi::PORT_87,
+            (Some(_), 4) => &ffi::NAT_44,
+            (Some(_), 6) => &ffi::NAT_65,
+            (Some(_), _) => &ffi::NAT_87,
         }
     }
 }
@@ -134,7 +132,11 @@ fn error(code: core::ffi::c_int) -> String {
 
 impl Peer for MldsaNative {
     fn name(&self) -> &'static str {
-        if self.native { NATIVE_NAME } else { NAMES[0] }
+        if self.native.is_some() {
+            NATIVE_NAME
+        } else {
+            NAMES[0]
+        }
     }
     fn provenance(&self) -> Provenance {
         Provenance::MldsaNative
@@ -197,14 +199,17 @@ impl Peer for MldsaNative {
     }
 }
 
-/// Both builds available here, as oracles (the native one with its kernels).
-pub fn oracles() -> Vec<PeerOracle> {
-    let mut v = vec![PeerOracle::new(Box::new(MldsaNative { native: false }))];
+/// The portable C build (on every machine).
+pub fn portable() -> MldsaNative {
+    MldsaNative { native: None }
+}
+
+/// Both builds available here, as peers, the native one with its kernels.
+pub fn peers() -> Vec<(Box<dyn Peer>, Option<NativeKernels>)> {
+    let mut v: Vec<(Box<dyn Peer>, Option<NativeKernels>)> =
+        vec![(Box::new(MldsaNative { native: None }), None)];
     if let Some(k) = NativeKernels::detect() {
-        v.push(PeerOracle::with_kernels(
-            Box::new(MldsaNative { native: true }),
-            k,
-        ));
+        v.push((Box::new(MldsaNative { native: Some(k) }), Some(k)));
     }
     v
 }

@@ -4,7 +4,7 @@
 #![allow(deprecated)] // `sign_mu`/`sign_internal`/`verify_*` are its deprecated ACVP hooks
 
 use super::{Msg, Peer, digest};
-use crate::oracle::Provenance;
+use crate::model::Provenance;
 use fips204::traits::{KeyGen, SerDes, Signer, Verifier};
 use mldsa::Params;
 

@@ -3,7 +3,7 @@
 //! HashML-DSA with SHAKE128 (the only pre-hash it offers); no external mu.
 
 use super::{Msg, Peer};
-use crate::oracle::Provenance;
+use crate::model::Provenance;
 use libcrux_ml_dsa::{MLDSASignature, MLDSASigningKey, MLDSAVerificationKey};
 use mldsa::Params;
 use mldsa::prehash::PreHash;

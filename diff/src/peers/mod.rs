@@ -13,10 +13,7 @@ mod fips204_peer;
 mod libcrux;
 pub mod rustcrypto;
 
-use crate::check::Check;
-use crate::mldsa_native::NativeKernels;
-use crate::model::{Case, Output};
-use crate::oracle::{Oracle, Provenance};
+use crate::model::Provenance;
 use mldsa::Params;
 use mldsa::prehash::PreHash;
 
@@ -73,53 +70,6 @@ pub trait Peer: Send + Sync {
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool>;
 }
 
-/// A [`Peer`] as an [`Oracle`]; mldsa-native's native build also answers kernel checks
-/// through its backend interface.
-pub struct PeerOracle {
-    peer: Box<dyn Peer>,
-    native: Option<NativeKernels>,
-}
-
-impl std::fmt::Debug for PeerOracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PeerOracle")
-            .field("name", &self.peer.name())
-            .field("native_kernels", &self.native.is_some())
-            .finish()
-    }
-}
-
-impl PeerOracle {
-    /// The oracle for `peer` (end-to-end checks only).
-    pub fn new(peer: Box<dyn Peer>) -> Self {
-        PeerOracle { peer, native: None }
-    }
-
-    /// The oracle for `peer`, answering kernel checks with `native`.
-    pub fn with_kernels(peer: Box<dyn Peer>, native: NativeKernels) -> Self {
-        PeerOracle {
-            peer,
-            native: Some(native),
-        }
-    }
-}
-
-impl Oracle for PeerOracle {
-    fn name(&self) -> &'static str {
-        self.peer.name()
-    }
-    fn origin(&self) -> Provenance {
-        self.peer.provenance()
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        if check.is_end_to_end() {
-            (check.def.peer?)(self.peer.as_ref(), check, case)
-        } else {
-            (check.def.native?)(self.native?, check, case)
-        }
-    }
-}
-
 /// Every Rust peer this build has, on this CPU.
 pub fn rust_peers() -> Vec<Box<dyn Peer>> {
     let mut v: Vec<Box<dyn Peer>> = vec![Box::new(libcrux::Libcrux::Portable)];
@@ -127,6 +77,11 @@ pub fn rust_peers() -> Vec<Box<dyn Peer>> {
     v.push(Box::new(rustcrypto::RustCrypto));
     v.push(Box::new(fips204_peer::Fips204));
     v
+}
+
+/// libcrux's portable code (on every machine).
+pub fn libcrux_portable() -> impl Peer {
+    libcrux::Libcrux::Portable
 }
 
 /// The names of every Rust peer on any machine.

@@ -8,7 +8,7 @@
 #![allow(deprecated)] // `from_expanded`/`to_expanded`: the expanded key format is what is compared
 
 use super::{Msg, Peer};
-use crate::oracle::Provenance;
+use crate::model::Provenance;
 use ml_dsa::signature::rand_core::{TryCryptoRng, TryRng};
 use ml_dsa::{
     EncodedVerifyingKey, ExpandedSigningKey, ExpandedSigningKeyBytes, MlDsa44, MlDsa65, MlDsa87,

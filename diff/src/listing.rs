@@ -1,0 +1,68 @@
+//! What `mldsa-diff list` prints: the implementations here, every check with its contract,
+//! the oracle matrix, how mldsa-native's kernel contracts differ, and every stated
+//! difference (the same data the judge applies).
+
+use crate::check::Check;
+use crate::known::{KNOWN, Who};
+use std::fmt::Write;
+
+fn fold(r: &str) -> String {
+    r.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn who(w: Who) -> String {
+    match w {
+        Who::C => "every C variant".to_string(),
+        Who::Rust => "every Rust backend".to_string(),
+        Who::Named(n) => n.to_string(),
+        Who::Names(ns) => ns.join(", "),
+        Who::From(p) => format!("every {} implementation", p.describe()),
+    }
+}
+
+/// The whole listing.
+pub fn render() -> String {
+    let oracles = crate::oracle::available();
+    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "implementations on this machine ({}): {}",
+        std::env::consts::ARCH,
+        names.join(", ")
+    );
+    let _ = writeln!(s, "reference: portable\n");
+    for c in Check::all() {
+        let _ = writeln!(s, "{:<26} {}", c.name(), c.describe());
+    }
+    let _ = writeln!(s, "\n{}", crate::matrix::render(&Check::all(), &oracles));
+    let _ = writeln!(
+        s,
+        "how mldsa-native's native kernels' contracts differ (applied by its wrapper):"
+    );
+    for (kernel, how) in crate::mldsa_native::CONTRACT_DIFFERENCES {
+        let _ = writeln!(s, "  {kernel}: {how}");
+    }
+    let _ = writeln!(
+        s,
+        "\nknown deviations of other implementations from FIPS 204 (asserted exactly, not ignored):"
+    );
+    for k in KNOWN.iter().filter(|k| k.deviation) {
+        let _ = writeln!(s, "  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    let _ = writeln!(
+        s,
+        "\npublic-API fuzzing (api_verify, api_sign): differences by design (asserted exactly):"
+    );
+    for k in crate::api_fuzz::API_KNOWN {
+        let _ = writeln!(s, "  {}", fold(k));
+    }
+    let _ = writeln!(
+        s,
+        "\nanswers the specification requires instead of agreement (asserted exactly):"
+    );
+    for k in KNOWN.iter().filter(|k| !k.deviation) {
+        let _ = writeln!(s, "  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    s
+}
