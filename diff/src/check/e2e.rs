@@ -11,6 +11,22 @@ use crate::pqclean::CImpl;
 use crate::source::{Exhausted, Source};
 use mldsa::{BackendKind, Params, raw};
 
+/// The portable key pair of case `index`: from xi = index repeated for an edge case, else
+/// from 32 bytes of `src`.
+pub fn case_keys(
+    p: &Params,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<(Vec<u8>, Vec<u8>), Exhausted> {
+    let xi = if edge {
+        vec![index as u8; 32]
+    } else {
+        src.bytes(32)?
+    };
+    Ok(keygen(p, &xi))
+}
+
 /// Portable keygen.
 pub fn keygen(p: &Params, xi: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let xi: [u8; 32] = xi.try_into().expect("xi is 32 bytes");
@@ -268,11 +284,7 @@ fn generate(
     let p = &check.params();
     let mut case = Case::default();
     let case = &mut case;
-    let xi = if edge {
-        vec![index as u8; 32]
-    } else {
-        src.bytes(32)?
-    };
+    let (pk, mut sk) = case_keys(p, index, edge, src)?;
     let msg_len = if edge {
         [0, 1, 1000][index]
     } else if src.chance(1, 8)? {
@@ -302,7 +314,6 @@ fn generate(
     } else {
         src.bytes(32)?
     };
-    let (pk, mut sk) = keygen(p, &xi);
     match check.def.name {
         "sign_{set}" => case.sk = sk,
         "sign_malformed_sk_{set}" => {

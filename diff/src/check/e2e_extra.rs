@@ -3,7 +3,7 @@
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
 use super::def::{Check, Def, Over, Variant, no_polys};
-use super::e2e::{keygen, sign};
+use super::e2e::{case_keys, sign};
 use super::guard::{GuardedBytes, checked};
 use super::inputs::{bytes_array, pick};
 use crate::kernels::Kernels;
@@ -109,12 +109,7 @@ fn generate_variant(
     src: &mut dyn Source,
 ) -> Result<Case, Exhausted> {
     let p = &check.params();
-    let xi = if edge {
-        vec![index as u8; 32]
-    } else {
-        src.bytes(32)?
-    };
-    let (_, sk) = keygen(p, &xi);
+    let (_, sk) = case_keys(p, index, edge, src)?;
     let mode = if edge {
         [PRE_HASH, EXTERNAL_MU, INTERNAL][index % 3]
     } else {
@@ -222,12 +217,7 @@ fn generate_hostile(
     src: &mut dyn Source,
 ) -> Result<Case, Exhausted> {
     let p = &check.params();
-    let xi = if edge {
-        vec![index as u8; 32]
-    } else {
-        src.bytes(32)?
-    };
-    let (mut pk, sk) = keygen(p, &xi);
+    let (mut pk, sk) = case_keys(p, index, edge, src)?;
     let (msg_len, ctx_len) = if edge {
         (3, 0)
     } else {
