@@ -18,6 +18,8 @@ mod runs {
     use super::super::samplers::values_out;
     use super::*;
     use crate::mldsa_native::shim::{self, Rej, Unary};
+    use crate::model::canonical;
+    use mldsa::backend::contract::{self, Bounds};
     use mldsa::params::{Eta, Gamma1, Gamma2, Q};
     use mldsa::poly::Poly;
 
@@ -27,18 +29,17 @@ mod runs {
     }
 
     /// |a| < q: the NTT, inverse NTT and caddq inputs of `api.h`.
-    const ABS_Q: (i32, i32) = (-(Q - 1), Q - 1);
+    const ABS_Q: Bounds = Bounds::centered(Q - 1);
     /// |a| < MLD_NTT_BOUND = 9 * (5q + 3) / 4: the pointwise products' inputs.
-    const NTT_BOUND: (i32, i32) = (-94_279_697, 94_279_697);
+    const NTT_BOUND: Bounds = Bounds::centered(94_279_697);
     /// [0, q): decompose and use_hint.
-    const CANONICAL: (i32, i32) = (0, Q - 1);
+    const CANONICAL: Bounds = Bounds::new(0, Q - 1);
+    /// chknorm's input: [-6283009, 6283009).
+    const CHKNORM_IN: Bounds = Bounds::new(-6_283_009, 6_283_008);
 
-    /// Whether every coefficient of `polys` lies in [lo, hi] (the kernel's contract).
-    fn within(polys: &[Poly], (lo, hi): (i32, i32)) -> Option<()> {
-        polys
-            .iter()
-            .all(|p| p.coeffs.iter().all(|c| (lo..=hi).contains(c)))
-            .then_some(())
+    /// Whether every coefficient of `polys` lies in `b` (the kernel's contract).
+    fn within(polys: &[Poly], b: Bounds) -> Option<()> {
+        polys.iter().all(|p| b.holds(&p.coeffs)).then_some(())
     }
 
     /// ntt, invntt_tomont and caddq; NTT-domain values in canonical (bit-reversed) order,
@@ -81,7 +82,7 @@ mod runs {
             .iter()
             .map(|x| {
                 let mut y = *x;
-                y.coeffs.iter_mut().for_each(|c| *c = c.rem_euclid(Q));
+                y.coeffs.iter_mut().for_each(|c| *c = canonical(*c));
                 y
             })
             .collect();
@@ -113,22 +114,17 @@ mod runs {
         };
         let v = polys_in(case, 2)?;
         within(&v[..1], CANONICAL)?;
-        within(&v[1..], (0, 1))?;
+        within(&v[1..], contract::HINT_BITS)?;
         let mut a = v[0];
         done(shim::use_hint(k, g == Gamma2::QMinus1Over32, &mut a, &v[1]))?;
         Some(polys_out(&[a]))
     }
 
-    /// Its contract takes a in [-6283009, 6283009).
-    const CHKNORM_IN: core::ops::Range<i32> = -6_283_009..6_283_009;
-
     pub(super) fn chknorm(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
         let a = poly(case, 0)?;
         polys_in(case, 1)?;
         let bound = chknorm_bound(case)?;
-        if !a.coeffs.iter().all(|c| CHKNORM_IN.contains(c)) {
-            return None;
-        }
+        within(&[a], CHKNORM_IN)?;
         let r = shim::chknorm(k, &a, bound);
         (r >= 0).then(|| Output {
             scalar: i64::from(r),

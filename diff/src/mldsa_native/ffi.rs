@@ -147,7 +147,7 @@ api!(NAT_87, "mldsadiff_nat87", (2592, 4896, 4627));
 
 /// What signing is given.
 #[derive(Clone, Copy, Debug)]
-pub enum SignInput<'a> {
+pub(super) enum SignInput<'a> {
     /// M' = pre || m (pre empty for Sign_internal on M' as given).
     Internal { pre: &'a [u8], m: &'a [u8] },
     /// mu.

@@ -17,7 +17,7 @@ use crate::peers::{Msg, Peer, digest};
 use mldsa::Params;
 use mldsa::prehash::PreHash;
 
-pub use ffi::SignInput;
+use ffi::SignInput;
 
 /// The names of both builds on any machine.
 pub const NAMES: [&str; 3] = ["mldsa-native", "mldsa-native-avx2", "mldsa-native-aarch64"];
@@ -159,10 +159,11 @@ impl Peer for MldsaNative {
         let d;
         let input = match m {
             Msg::Pure { msg, ctx } => {
-                let Ok(len) = u8::try_from(ctx.len()) else {
-                    return Some(Err("context longer than 255 bytes".into()));
+                let prefix = match mldsa::raw::pure_prefix(ctx) {
+                    Ok(prefix) => prefix,
+                    Err(e) => return Some(Err(e.to_string())),
                 };
-                pre = [&[0, len][..], ctx].concat();
+                pre = [&prefix[..], ctx].concat();
                 SignInput::Internal { pre: &pre, m: msg }
             }
             Msg::PreHash { ph, msg, ctx } => {

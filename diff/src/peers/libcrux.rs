@@ -61,6 +61,7 @@ macro_rules! per_set {
                     msg,
                     ctx,
                 } => m::sign_pre_hashed_shake128(&sk, msg, ctx, *rnd),
+                // Not offered (see `offers`).
                 Msg::PreHash { .. } | Msg::Mu(_) => return None,
                 Msg::Internal(m_prime) => m::sign_internal(&sk, m_prime, *rnd),
             };
@@ -68,11 +69,7 @@ macro_rules! per_set {
         }
         fn verify(pk: &[u8], msg: Msg<'_>, sig: &[u8]) -> Option<bool> {
             let (Ok(pk), Ok(sig)) = (<[u8; $pk]>::try_from(pk), <[u8; $sig]>::try_from(sig)) else {
-                return match msg {
-                    Msg::PreHash { ph, .. } if ph != PreHash::Shake128 => None,
-                    Msg::Mu(_) => None,
-                    _ => Some(false),
-                };
+                return Some(false);
             };
             let (pk, sig) = (
                 MLDSAVerificationKey::<$pk>::new(pk),
@@ -85,6 +82,7 @@ macro_rules! per_set {
                     msg,
                     ctx,
                 } => m::verify_pre_hashed_shake128(&pk, msg, ctx, &sig),
+                // Not offered (see `offers`).
                 Msg::PreHash { .. } | Msg::Mu(_) => return None,
                 Msg::Internal(m_prime) => m::verify_internal(&pk, m_prime, &sig),
             };
@@ -105,18 +103,27 @@ type Fns = (
 );
 
 macro_rules! per_impl {
-    ($imp:ident, $set:expr) => {
-        match $set {
-            44 => per_set!(libcrux_ml_dsa::ml_dsa_44::$imp, 1312, 2560, 2420),
-            65 => per_set!(libcrux_ml_dsa::ml_dsa_65::$imp, 1952, 4032, 3309),
+    ($imp:ident, $k:expr) => {
+        match $k {
+            4 => per_set!(libcrux_ml_dsa::ml_dsa_44::$imp, 1312, 2560, 2420),
+            6 => per_set!(libcrux_ml_dsa::ml_dsa_65::$imp, 1952, 4032, 3309),
             _ => per_set!(libcrux_ml_dsa::ml_dsa_87::$imp, 2592, 4896, 4627),
         }
     };
 }
 
+/// Whether libcrux has an API for `m`: no external mu, and SHAKE128 the only pre-hash.
+fn offers(m: Msg<'_>) -> bool {
+    match m {
+        Msg::Mu(_) => false,
+        Msg::PreHash { ph, .. } => ph == PreHash::Shake128,
+        Msg::Pure { .. } | Msg::Internal(_) => true,
+    }
+}
+
 impl Libcrux {
     fn fns(self, p: &Params) -> Fns {
-        let set = p.name[7..].parse::<u32>().expect("ML-DSA-nn");
+        let set = p.k;
         match self {
             Libcrux::Portable => per_impl!(portable, set),
             #[cfg(target_arch = "x86_64")]
@@ -150,9 +157,9 @@ impl Peer for Libcrux {
         m: Msg<'_>,
         rnd: &[u8; 32],
     ) -> Option<Result<Vec<u8>, String>> {
-        (self.fns(p).1)(sk, m, rnd)
+        offers(m).then(|| (self.fns(p).1)(sk, m, rnd))?
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
-        (self.fns(p).2)(pk, m, sig)
+        offers(m).then(|| (self.fns(p).2)(pk, m, sig))?
     }
 }

@@ -36,18 +36,6 @@ pub enum Msg<'a> {
     Internal(&'a [u8]),
 }
 
-impl Msg<'_> {
-    /// Its kind, for the oracle matrix.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Msg::Pure { .. } => "pure",
-            Msg::PreHash { .. } => "pre-hash",
-            Msg::Mu(_) => "external mu",
-            Msg::Internal(_) => "internal",
-        }
-    }
-}
-
 /// An implementation reached through its whole-scheme API.
 pub trait Peer: Send + Sync {
     /// Its name in tables and reports.
@@ -96,16 +84,4 @@ pub const RUST_PEER_NAMES: [&str; 5] = [
 /// The digest PH(M) computed with the `sha2`/`sha3` crates (for APIs that take the digest).
 pub fn digest(ph: PreHash, msg: &[u8]) -> Vec<u8> {
     ph.digest(msg)[..ph.digest_len()].to_vec()
-}
-
-/// M' for HashML-DSA (Alg. 4 line 23), for APIs that only offer Sign_internal.
-pub fn prehash_m_prime(ph: PreHash, msg: &[u8], ctx: &[u8]) -> Option<Vec<u8>> {
-    let len = u8::try_from(ctx.len()).ok()?;
-    Some([&[1, len][..], ctx, &ph.oid(), &digest(ph, msg)].concat())
-}
-
-/// M' for pure ML-DSA (Alg. 2 line 10).
-pub fn pure_m_prime(msg: &[u8], ctx: &[u8]) -> Option<Vec<u8>> {
-    let len = u8::try_from(ctx.len()).ok()?;
-    Some([&[0, len][..], ctx, msg].concat())
 }
