@@ -21,6 +21,8 @@ pub enum Who {
     Named(&'static str),
     /// Several implementations, by name.
     Names(&'static [&'static str]),
+    /// Every implementation, the reference included (an answer FIPS 204 fixes).
+    Every,
 }
 
 impl Who {
@@ -32,6 +34,7 @@ impl Who {
             Who::From(o) => origin == o,
             Who::Named(n) => n == name,
             Who::Names(ns) => ns.contains(&name),
+            Who::Every => true,
         }
     }
 }
@@ -60,8 +63,58 @@ pub struct Known {
     pub expect: fn(Check, &Case, &Output) -> Expected,
 }
 
+/// PQClean AVX2's verifier, as the model verifier's deviation flags (see the
+/// verify_crafted_{set} entry for c-avx2).
+pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
+    no_z_bound: true,
+    use_hint_zero_up: true,
+    ..crate::craft::FIPS
+};
+
+/// Every verifier that deviates from FIPS 204, with its deviations: the crafted cases and the
+/// published verify vectors hold it to exactly the model verifier's answer with these flags.
+pub const VERIFIER_DEVIATIONS: &[(&str, crate::craft::Leniency)] =
+    &[("c-avx2", PQCLEAN_AVX2_VERIFY)];
+
+/// The deviations of verifier `name`, if it has any.
+pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
+    VERIFIER_DEVIATIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, l)| l)
+}
+
 /// Every entry.
-pub static KNOWN: [Known; 7] = [
+pub static KNOWN: [Known; 9] = [
+    Known {
+        check: "verify_crafted_{set}",
+        who: Who::Named(VERIFIER_DEVIATIONS[0].0),
+        deviation: true,
+        reason: "PQClean's AVX2 verifier (pqcrypto-mldsa 0.1.2) skips the ||z|| < gamma1 - beta check \
+                 (\"shortness follows from unpacking\"; fixed in pq-crystals/dilithium after its issue \
+                 113), and its use_hint gives r1 + 1 for h = 1, r0 = 0 (see use_hint_{g2}). So it \
+                 accepts crafted signatures whose only fault is a z coefficient at or beyond the bound, \
+                 and rejects valid ones that reach UseHint(1, r0 = 0). Asserted: exactly the verdict of \
+                 the model verifier (craft::spec) with those two deviations and no other.",
+        expect: |check, case, _| model_verdict(check, case, PQCLEAN_AVX2_VERIFY),
+    },
+    Known {
+        check: "verify_crafted_{set}",
+        who: Who::Every,
+        deviation: false,
+        reason: "FIPS 204 fixes the verdict of every crafted case: accept for the valid rules, reject \
+                 for those that break exactly one rule (craft::RULES, printed by `mldsa-diff list`). \
+                 Asserted for every verifier, the reference included, so a bug all of them share is \
+                 still caught.",
+        expect: |_, case, _| match crate::check::crafted::rule_of(case) {
+            Some(rule) => Expected::Output(Output {
+                scalar: i64::from(rule.accept),
+                verdict: Verdict::accept(rule.accept),
+                ..Output::default()
+            }),
+            None => refusal("harness: the case's scalar names no crafted rule".into()),
+        },
+    },
     Known {
         check: "sign_malformed_sk_{set}",
         who: Who::C,
@@ -140,6 +193,23 @@ pub static KNOWN: [Known; 7] = [
         },
     },
 ];
+
+/// The verdict of the model verifier with exactly the deviations in `lenient`.
+fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> Expected {
+    let ok = crate::craft::spec::verify(
+        &check.params(),
+        &case.pk,
+        &case.msg,
+        &case.ctx,
+        &case.sig,
+        lenient,
+    );
+    Expected::Output(Output {
+        scalar: i64::from(ok),
+        verdict: Verdict::accept(ok),
+        ..Output::default()
+    })
+}
 
 /// Exactly this error (every other field of the answer empty).
 fn refusal(e: String) -> Expected {

@@ -20,6 +20,7 @@ pub mod api_fuzz;
 pub mod check;
 pub mod ci;
 pub mod corpus;
+pub mod craft;
 pub mod judge;
 pub mod kernels;
 pub mod known;

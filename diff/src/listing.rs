@@ -17,6 +17,7 @@ fn who(w: Who) -> String {
         Who::Named(n) => n.to_string(),
         Who::Names(ns) => ns.join(", "),
         Who::From(p) => format!("every {} implementation", p.describe()),
+        Who::Every => "every implementation".to_string(),
     }
 }
 
@@ -63,6 +64,14 @@ pub fn render() -> String {
     );
     for k in KNOWN.iter().filter(|k| !k.deviation) {
         let _ = writeln!(s, "  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+    }
+    let _ = writeln!(
+        s,
+        "\ncrafted verify cases (verify_crafted_{{set}}): rule, the verdict FIPS 204 demands"
+    );
+    for (i, r) in crate::craft::RULES.iter().enumerate() {
+        let v = if r.accept { "accept" } else { "reject" };
+        let _ = writeln!(s, "  {i:>2} {v}  {}", r.name);
     }
     s
 }

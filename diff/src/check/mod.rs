@@ -10,6 +10,7 @@
 //! Adding a check: write its `Def` in its family's module and name it in [`REGISTRY`].
 
 pub mod arith;
+pub mod crafted;
 pub mod def;
 pub mod e2e;
 pub mod e2e_extra;
@@ -77,6 +78,7 @@ pub static REGISTRY: &[Entry] = &[
         &e2e::SIGN_MALFORMED_SK,
         &e2e_extra::SIGN_VARIANTS,
         &e2e_extra::VERIFY_HOSTILE,
+        &crafted::VERIFY_CRAFTED,
     ]),
 ];
 
@@ -180,7 +182,9 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
             ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),
             ("bytes", "keygen_{set}" | "sign_variants_{set}") => true,
             ("bytes", n) => !e2e && check.poly_inputs() == 0 && n != "pack_hint_{set}",
-            ("scalar", n) => n == "chknorm" || n == "sign_variants_{set}",
+            ("scalar", n) => {
+                n == "chknorm" || n == "sign_variants_{set}" || n == "verify_crafted_{set}"
+            }
             ("pk" | "sig", _) => verify,
             ("sk", n) => e2e && !verify && n != "keygen_{set}",
             ("msg" | "ctx" | "rnd", n) => e2e && n != "keygen_{set}",
@@ -214,6 +218,13 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
         "keygen_{set}" => len("bytes (xi)", case.bytes.len(), 32)?,
         _ if verify => {
             len("pk", case.pk.len(), p.pk_bytes())?;
+            if check.def.name == "verify_crafted_{set}" && crafted::rule_of(case).is_none() {
+                return Err(format!(
+                    "{name}: scalar {} names no crafted rule (0..{})",
+                    case.scalar,
+                    crate::craft::RULES.len()
+                ));
+            }
             // Verify cases keep the rnd their signature was made with; it is not read.
             if !case.rnd.is_empty() {
                 len("rnd", case.rnd.len(), 32)?;

@@ -376,11 +376,12 @@ impl CKernels {
         };
         (r == 0 && siglen == sig.len()).then_some(sig)
     }
-    /// `crypto_sign_verify_ctx`: whether it accepts. Any lengths of sig and ctx; `None` if
-    /// the public key does not have the set's length.
+    /// `crypto_sign_verify_ctx`: whether it accepts. Any lengths of sig and ctx; a public
+    /// key of another length than the set's is rejected here (the C API reads a fixed size),
+    /// as every peer's wrapper does.
     pub fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Option<bool> {
         if pk.len() != self.params.pk_bytes() {
-            return None;
+            return Some(false);
         }
         // SAFETY: every pointer covers the length passed with it; the C code checks siglen
         // before reading sig; pk has CRYPTO_PUBLICKEYBYTES.

@@ -1,0 +1,601 @@
+//! The crafted verify cases, as data: each [`Rule`] names the FIPS 204 rule it tests, the
+//! verdict FIPS 204 demands, and (for an invalid case) the one verifier deviation under which
+//! it would be accepted — so the case is valid except for exactly that rule.
+//!
+//! Every case uses a degenerate public key, rho || t1 with t1 = 0: then c t1 2^d = 0 whatever
+//! c is, w' = A z, and the crafter can choose z and the hints freely and still compute the
+//! honest c~ = H(mu || w1Encode(UseHint(h, A z))) without any secret. With z = 0, w' = 0 and
+//! every hinted coefficient is UseHint(1, r) at r0 = 0.
+
+use super::spec::{self, Leniency, Poly};
+use crate::source::{Exhausted, Source};
+use mldsa::Params;
+use sha3::Shake256;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+/// No deviation: FIPS 204.
+pub const FIPS: Leniency = Leniency {
+    no_z_bound: false,
+    use_hint_zero_up: false,
+    hint_order: false,
+    hint_padding: false,
+    hint_count: false,
+    ctilde_first_32: false,
+    ctx_length: false,
+};
+
+/// A crafted (public key, message, context, signature).
+#[derive(Clone, Debug, Default)]
+pub struct Crafted {
+    /// rho || t1 with t1 = 0.
+    pub pk: Vec<u8>,
+    /// The message.
+    pub msg: Vec<u8>,
+    /// The context.
+    pub ctx: Vec<u8>,
+    /// The signature.
+    pub sig: Vec<u8>,
+    /// What was chosen (position, value), for the report.
+    pub detail: String,
+}
+
+/// One FIPS 204 rule a crafted case tests.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// What the case is.
+    pub name: &'static str,
+    /// Whether FIPS 204 demands acceptance.
+    pub accept: bool,
+    /// For an invalid case: the deviation under which the model verifier accepts it (the
+    /// rule it breaks); `None` for a valid case. `ctilde_first_32` reaches only sets whose
+    /// c~ is longer than 32 bytes.
+    pub breaks: Option<Leniency>,
+    build: fn(&Params, &mut dyn Source) -> Result<Crafted, Exhausted>,
+}
+
+impl Rule {
+    /// Builds one case of this rule from `src`.
+    pub fn build(&self, p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+        (self.build)(p, src)
+    }
+}
+
+macro_rules! lenient {
+    ($field:ident) => {
+        Some(Leniency {
+            $field: true,
+            ..FIPS
+        })
+    };
+}
+
+/// Every rule, in the order of the edge cases (case i < RULES.len() is rule i).
+pub static RULES: [Rule; 24] = [
+    Rule {
+        name: "z = 0, no hints (w' = 0)",
+        accept: true,
+        breaks: None,
+        build: |p, s| zero_z(p, s, false),
+    },
+    Rule {
+        name: "use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1",
+        accept: true,
+        breaks: None,
+        build: |p, s| zero_z(p, s, true),
+    },
+    Rule {
+        name: "a z coefficient at +(gamma1 - beta - 1), the largest valid",
+        accept: true,
+        breaks: None,
+        build: |p, s| z_at(p, s, Bound::Inside, 1),
+    },
+    Rule {
+        name: "a z coefficient at -(gamma1 - beta - 1)",
+        accept: true,
+        breaks: None,
+        build: |p, s| z_at(p, s, Bound::Inside, -1),
+    },
+    Rule {
+        name: "every z coefficient at +-(gamma1 - beta - 1)",
+        accept: true,
+        breaks: None,
+        build: all_z_at_bound,
+    },
+    Rule {
+        name: "exactly omega hints, over the rows",
+        accept: true,
+        breaks: None,
+        build: |p, s| hint_layout(p, s, Layout::Omega),
+    },
+    Rule {
+        name: "all omega hints in one row",
+        accept: true,
+        breaks: None,
+        build: |p, s| hint_layout(p, s, Layout::OneRow),
+    },
+    Rule {
+        name: "a row with no hints between rows with hints",
+        accept: true,
+        breaks: None,
+        build: |p, s| hint_layout(p, s, Layout::EmptyRow),
+    },
+    Rule {
+        name: "each row's first hint index below the previous row's last",
+        accept: true,
+        breaks: None,
+        build: |p, s| hint_layout(p, s, Layout::Restart),
+    },
+    Rule {
+        name: "random z and hints (use_hint on spread-out r0)",
+        accept: true,
+        breaks: None,
+        build: |p, s| hint_layout(p, s, Layout::Random),
+    },
+    Rule {
+        name: "a context of 255 bytes",
+        accept: true,
+        breaks: None,
+        build: |p, s| message(p, s, Message::Ctx255),
+    },
+    Rule {
+        name: "an empty message and context",
+        accept: true,
+        breaks: None,
+        build: |p, s| message(p, s, Message::Empty),
+    },
+    Rule {
+        name: "a long message (4-16 KiB)",
+        accept: true,
+        breaks: None,
+        build: |p, s| message(p, s, Message::Long),
+    },
+    Rule {
+        name: "a z coefficient at +(gamma1 - beta)",
+        accept: false,
+        breaks: lenient!(no_z_bound),
+        build: |p, s| z_at(p, s, Bound::At, 1),
+    },
+    Rule {
+        name: "a z coefficient at -(gamma1 - beta)",
+        accept: false,
+        breaks: lenient!(no_z_bound),
+        build: |p, s| z_at(p, s, Bound::At, -1),
+    },
+    Rule {
+        name: "a z coefficient in (gamma1 - beta, gamma1], up to the largest encodable",
+        accept: false,
+        breaks: lenient!(no_z_bound),
+        build: |p, s| z_at(p, s, Bound::Beyond, 1),
+    },
+    Rule {
+        name: "a z coefficient in [-gamma1 + 1, -(gamma1 - beta))",
+        accept: false,
+        breaks: lenient!(no_z_bound),
+        build: |p, s| z_at(p, s, Bound::Beyond, -1),
+    },
+    Rule {
+        name: "the last row's hint count is omega + 1 (read on, the first count byte is its last index)",
+        accept: false,
+        breaks: lenient!(hint_count),
+        build: count_above_omega,
+    },
+    Rule {
+        name: "hint counts decreasing (a row's count below the previous one)",
+        accept: false,
+        breaks: lenient!(hint_count),
+        build: counts_decreasing,
+    },
+    Rule {
+        name: "a hint index repeated within a row",
+        accept: false,
+        breaks: lenient!(hint_order),
+        build: |p, s| misordered(p, s, true),
+    },
+    Rule {
+        name: "two hint indices of a row out of order",
+        accept: false,
+        breaks: lenient!(hint_order),
+        build: |p, s| misordered(p, s, false),
+    },
+    Rule {
+        name: "a nonzero byte after the last hint index",
+        accept: false,
+        breaks: lenient!(hint_padding),
+        build: padding,
+    },
+    Rule {
+        name: "c~ that differs from the honest one only in its last byte",
+        accept: false,
+        breaks: lenient!(ctilde_first_32),
+        build: ctilde_last_byte,
+    },
+    Rule {
+        name: "a context of 256 bytes (c~ over its length mod 256)",
+        accept: false,
+        breaks: lenient!(ctx_length),
+        build: |p, s| message(p, s, Message::Ctx256),
+    },
+];
+
+/// What the crafter signs: everything but c~, which it computes.
+struct Plan {
+    rho: Vec<u8>,
+    z: Vec<Poly>,
+    /// Per row, the hint indices in encoding order (repeats and disorder allowed).
+    rows: Vec<Vec<u8>>,
+    /// The count bytes, if not the running totals of `rows`.
+    counts: Option<Vec<u8>>,
+    /// The hint set c~ is computed over, if not the union of `rows` per row.
+    decoded: Option<Vec<[bool; 256]>>,
+    /// Bytes written into the index field after the rows (padding, a lenient row's
+    /// indices).
+    extra: Vec<(usize, u8)>,
+    msg: Vec<u8>,
+    ctx: Vec<u8>,
+    detail: String,
+}
+
+impl Plan {
+    fn new(p: &Params, src: &mut dyn Source) -> Result<Plan, Exhausted> {
+        let msg_len = src.int_in(0, 64)? as usize;
+        let ctx_len = src.int_in(0, 16)? as usize;
+        Ok(Plan {
+            rho: src.bytes(32)?,
+            z: vec![[0; 256]; p.l],
+            rows: vec![Vec::new(); p.k],
+            counts: None,
+            decoded: None,
+            extra: Vec::new(),
+            msg: src.bytes(msg_len)?,
+            ctx: src.bytes(ctx_len)?,
+            detail: String::new(),
+        })
+    }
+
+    /// z with every coefficient in [-bound, bound], from a 32-byte seed of `src`.
+    fn random_z(&mut self, p: &Params, src: &mut dyn Source, bound: i64) -> Result<(), Exhausted> {
+        let mut x = Shake256::default();
+        x.update(&src.bytes(32)?);
+        let mut rd = x.finalize_xof();
+        for c in self.z.iter_mut().flat_map(|poly| poly.iter_mut()) {
+            let mut b = [0u8; 4];
+            rd.read(&mut b);
+            *c = i64::from(u32::from_le_bytes(b)) % (2 * bound + 1) - bound;
+        }
+        debug_assert_eq!(self.z.len(), p.l);
+        Ok(())
+    }
+
+    fn finish(self, p: &Params, m_prime: Option<Vec<u8>>) -> Crafted {
+        let mut pk = self.rho.clone();
+        pk.resize(p.pk_bytes(), 0);
+        let m_prime = m_prime.unwrap_or_else(|| {
+            spec::pure_m_prime(&self.msg, &self.ctx, FIPS)
+                .expect("a crafted context of at most 255 bytes")
+        });
+        let zero_t1 = vec![[0; 256]; p.k];
+        // With t1 = 0, c does not enter w'.
+        let w = spec::w_approx(p, &self.rho, &zero_t1, &[0; 256], &self.z);
+        let decoded = self.decoded.unwrap_or_else(|| {
+            self.rows
+                .iter()
+                .map(|r| {
+                    let mut h = [false; 256];
+                    for &i in r {
+                        h[usize::from(i)] = true;
+                    }
+                    h
+                })
+                .collect()
+        });
+        let ctilde = spec::challenge(p, &spec::mu(&pk, &m_prime), &decoded, &w, FIPS);
+        let mut y = vec![0u8; p.omega + p.k];
+        let mut at = 0;
+        for (i, r) in self.rows.iter().enumerate() {
+            for &v in r {
+                y[at] = v;
+                at += 1;
+            }
+            y[p.omega + i] = at as u8;
+        }
+        if let Some(c) = &self.counts {
+            y[p.omega..].copy_from_slice(c);
+        }
+        for &(i, v) in &self.extra {
+            y[i] = v;
+        }
+        let sig = [ctilde, spec::pack_z(p, &self.z), y].concat();
+        Crafted {
+            pk,
+            msg: self.msg,
+            ctx: self.ctx,
+            sig,
+            detail: self.detail,
+        }
+    }
+}
+
+/// `n` distinct indices in [0, 256), increasing, drawn from `src`.
+fn positions(src: &mut dyn Source, n: usize) -> Result<Vec<u8>, Exhausted> {
+    let mut taken = [false; 256];
+    let mut v = Vec::with_capacity(n);
+    while v.len() < n {
+        let mut i = src.int_in(0, 255)? as usize;
+        while taken[i] {
+            i = (i + 1) % 256;
+        }
+        taken[i] = true;
+        v.push(i as u8);
+    }
+    v.sort_unstable();
+    Ok(v)
+}
+
+/// Splits `total` hints over the rows at random.
+fn spread(p: &Params, src: &mut dyn Source, total: usize) -> Result<Vec<usize>, Exhausted> {
+    let mut per = vec![0; p.k];
+    for _ in 0..total {
+        per[src.int_in(0, p.k as i64 - 1)? as usize] += 1;
+    }
+    Ok(per)
+}
+
+fn fill_rows(plan: &mut Plan, src: &mut dyn Source, per: &[usize]) -> Result<(), Exhausted> {
+    for (r, &n) in per.iter().enumerate() {
+        plan.rows[r] = positions(src, n)?;
+    }
+    Ok(())
+}
+
+fn bound(p: &Params) -> i64 {
+    i64::from(p.gamma1.value() - p.beta)
+}
+
+fn zero_z(p: &Params, src: &mut dyn Source, hints: bool) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    if hints {
+        let total = src.int_in(1, p.omega as i64)? as usize;
+        let per = spread(p, src, total)?;
+        fill_rows(&mut plan, src, &per)?;
+        plan.detail = format!("{total} hints at r = 0, rows {per:?}");
+    }
+    Ok(plan.finish(p, None))
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    /// +-(gamma1 - beta - 1).
+    Inside,
+    /// +-(gamma1 - beta).
+    At,
+    /// Beyond the bound, to the end of the encodable range.
+    Beyond,
+}
+
+/// A few random hints (r0 is spread out, so none is at r0 = 0 but by a 2^-17 chance).
+fn few_hints(p: &Params, plan: &mut Plan, src: &mut dyn Source) -> Result<(), Exhausted> {
+    let total = src.int_in(0, 4)? as usize;
+    let per = spread(p, src, total)?;
+    fill_rows(plan, src, &per)
+}
+
+fn z_at(p: &Params, src: &mut dyn Source, where_: Bound, sign: i64) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    let b = bound(p);
+    plan.random_z(p, src, b - 1)?;
+    let poly = src.int_in(0, p.l as i64 - 1)? as usize;
+    let coeff = match src.int_in(0, 3)? {
+        0 => 0,
+        1 => 255,
+        _ => src.int_in(0, 255)? as usize,
+    };
+    let g1 = i64::from(p.gamma1.value());
+    let v = match (where_, sign > 0) {
+        (Bound::Inside, _) => sign * (b - 1),
+        (Bound::At, _) => sign * b,
+        (Bound::Beyond, true) => src.int_in(b + 1, g1)?,
+        (Bound::Beyond, false) => src.int_in(-g1 + 1, -b - 1)?,
+    };
+    plan.z[poly][coeff] = v;
+    few_hints(p, &mut plan, src)?;
+    plan.detail = format!("z[{poly}][{coeff}] = {v}");
+    Ok(plan.finish(p, None))
+}
+
+fn all_z_at_bound(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    let b = bound(p) - 1;
+    let signs = src.bytes(p.l * 32)?;
+    for (j, poly) in plan.z.iter_mut().enumerate() {
+        for (i, c) in poly.iter_mut().enumerate() {
+            *c = if signs[j * 32 + i / 8] >> (i % 8) & 1 == 1 {
+                b
+            } else {
+                -b
+            };
+        }
+    }
+    few_hints(p, &mut plan, src)?;
+    Ok(plan.finish(p, None))
+}
+
+#[derive(Clone, Copy)]
+enum Layout {
+    Omega,
+    OneRow,
+    EmptyRow,
+    Restart,
+    Random,
+}
+
+fn hint_layout(p: &Params, src: &mut dyn Source, layout: Layout) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    let per = match layout {
+        Layout::Omega => spread(p, src, p.omega)?,
+        Layout::OneRow => {
+            let mut per = vec![0; p.k];
+            per[src.int_in(0, p.k as i64 - 1)? as usize] = p.omega;
+            per
+        }
+        Layout::EmptyRow => {
+            let empty = src.int_in(1, p.k as i64 - 2)? as usize;
+            let mut per = vec![0; p.k];
+            for (r, n) in per.iter_mut().enumerate() {
+                if r != empty {
+                    *n = src.int_in(1, (p.omega / p.k) as i64)? as usize;
+                }
+            }
+            per
+        }
+        Layout::Restart => vec![2; p.k],
+        Layout::Random => {
+            let total = src.int_in(0, p.omega as i64)? as usize;
+            spread(p, src, total)?
+        }
+    };
+    if let Layout::Restart = layout {
+        // Row r: indices 200 + r and 10 + r, so the next row starts below this one's last.
+        for (r, row) in plan.rows.iter_mut().enumerate() {
+            *row = vec![10 + r as u8, 200 + r as u8];
+        }
+    } else {
+        fill_rows(&mut plan, src, &per)?;
+    }
+    plan.detail = format!(
+        "hints per row {:?}",
+        plan.rows.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    Ok(plan.finish(p, None))
+}
+
+#[derive(Clone, Copy)]
+enum Message {
+    Ctx255,
+    Ctx256,
+    Empty,
+    Long,
+}
+
+fn message(p: &Params, src: &mut dyn Source, m: Message) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    few_hints(p, &mut plan, src)?;
+    let mut m_prime = None;
+    match m {
+        Message::Ctx255 => plan.ctx = src.bytes(255)?,
+        Message::Empty => (plan.msg, plan.ctx) = (Vec::new(), Vec::new()),
+        Message::Long => {
+            let n = src.int_in(4096, 16384)? as usize;
+            let seed = src.bytes(32)?;
+            let mut x = Shake256::default();
+            x.update(&seed);
+            plan.msg = vec![0; n];
+            x.finalize_xof().read(&mut plan.msg);
+        }
+        Message::Ctx256 => {
+            plan.ctx = src.bytes(256)?;
+            let lenient = Leniency {
+                ctx_length: true,
+                ..FIPS
+            };
+            m_prime = spec::pure_m_prime(&plan.msg, &plan.ctx, lenient);
+        }
+    }
+    plan.detail = format!(
+        "message {} bytes, context {} bytes",
+        plan.msg.len(),
+        plan.ctx.len()
+    );
+    Ok(plan.finish(p, m_prime))
+}
+
+fn count_above_omega(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    // Row 0 holds c0 = ceil(omega / 2) hints; the middle rows none; the last row's indices
+    // are 0, 1, ..., omega - c0 - 1 and its count omega + 1, so a decoder that does not
+    // check the count reads y[omega] = c0 as one more index (greater than the one before).
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    let c0 = p.omega - p.omega / 2;
+    plan.rows[0] = positions(src, c0)?;
+    plan.rows[p.k - 1] = (0..(p.omega - c0) as u8).collect();
+    let mut counts = vec![c0 as u8; p.k];
+    counts[p.k - 1] = p.omega as u8 + 1;
+    let mut decoded = vec![[false; 256]; p.k];
+    for &i in &plan.rows[0] {
+        decoded[0][usize::from(i)] = true;
+    }
+    for i in 0..=(p.omega - c0) {
+        let at = if i == p.omega - c0 { c0 } else { i };
+        decoded[p.k - 1][at] = true;
+    }
+    plan.counts = Some(counts);
+    plan.decoded = Some(decoded);
+    plan.detail = format!("row 0: {c0} hints; last row's count {}", p.omega + 1);
+    Ok(plan.finish(p, None))
+}
+
+fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    // Row 0: a hints; row 1's count a - 1 (below row 0's); row 2 on: hints after a. A decoder
+    // without the count check reads no index for row 1 and goes on from a.
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    let a = src.int_in(2, (p.omega / 2) as i64)? as usize;
+    plan.rows[0] = positions(src, a)?;
+    let mut counts = Vec::with_capacity(p.k);
+    counts.push(a as u8);
+    counts.push(a as u8 - 1);
+    let mut at = a;
+    for r in 2..p.k {
+        let n = src.int_in(0, 3)? as usize;
+        plan.rows[r] = positions(src, n)?;
+        at += n;
+        counts.push(at as u8);
+    }
+    plan.counts = Some(counts);
+    plan.detail = format!("row 0: {a} hints, row 1's count {}", a - 1);
+    Ok(plan.finish(p, None))
+}
+
+fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Result<Crafted, Exhausted> {
+    // The decoded set (what c~ is computed over) is the row's indices as a set, which a
+    // decoder without the order check also finds.
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    let row = src.int_in(0, p.k as i64 - 1)? as usize;
+    let n = src.int_in(2, 6)? as usize;
+    let mut idx = positions(src, n)?;
+    let at = src.int_in(0, n as i64 - 2)? as usize;
+    if repeat {
+        idx.insert(at + 1, idx[at]);
+    } else {
+        idx.swap(at, at + 1);
+    }
+    plan.detail = format!("row {row} indices {idx:?}");
+    plan.rows[row] = idx;
+    Ok(plan.finish(p, None))
+}
+
+fn padding(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    let total = src.int_in(0, p.omega as i64 - 1)? as usize;
+    let per = spread(p, src, total)?;
+    fill_rows(&mut plan, src, &per)?;
+    let at = src.int_in(total as i64, p.omega as i64 - 1)? as usize;
+    let v = src.int_in(1, 255)? as u8;
+    plan.extra.push((at, v));
+    plan.detail = format!("{total} hints, index byte {at} = {v}");
+    Ok(plan.finish(p, None))
+}
+
+fn ctilde_last_byte(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    let mut plan = Plan::new(p, src)?;
+    plan.random_z(p, src, bound(p) - 1)?;
+    few_hints(p, &mut plan, src)?;
+    let x = src.int_in(1, 255)? as u8;
+    let mut c = plan.finish(p, None);
+    c.sig[p.ctilde_bytes() - 1] ^= x;
+    c.detail = format!("c~[{}] ^= {x:#04x}", p.ctilde_bytes() - 1);
+    Ok(c)
+}
