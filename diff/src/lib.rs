@@ -42,13 +42,50 @@ pub use check::Check;
 pub use model::{Case, Output, Verdict};
 pub use oracle::Oracle;
 
-/// The implementations a fuzz target compares: every one available here, after proving the
-/// C code's randomness can be scripted (panics with instructions otherwise). Call once.
-pub fn fuzz_oracles() -> Vec<Box<dyn Oracle>> {
+/// Which implementations a fuzz target compares (`MLDSA_FUZZ_ORACLES`): `fast` (the default)
+/// or `all`.
+pub const FUZZ_ORACLES_ENV: &str = "MLDSA_FUZZ_ORACLES";
+
+/// Implementations an end-to-end fuzz target leaves out under `fast`: the two slowest Rust
+/// peers, and a foreign implementation's portable build where its SIMD build runs here.
+/// `scripts/fuzz.sh` replays every target's whole corpus through every implementation after
+/// fuzzing it, so no input is compared with fewer implementations than before.
+pub const SLOW_FOR_FUZZING: &[(&str, Option<&[&str]>)] = &[
+    ("rustcrypto", None),
+    ("fips204", None),
+    ("c-clean", Some(&["c-avx2", "c-aarch64"])),
+    (
+        "mldsa-native",
+        Some(&["mldsa-native-avx2", "mldsa-native-aarch64"]),
+    ),
+    ("libcrux-portable", Some(&["libcrux-avx2", "libcrux-neon"])),
+];
+
+/// The implementations a fuzz target for `check` compares, after proving the C code's
+/// randomness can be scripted (panics with instructions otherwise). Kernel checks: every
+/// one available here. End-to-end checks: with `MLDSA_FUZZ_ORACLES=all` every one, by default
+/// all but [`SLOW_FOR_FUZZING`] (so libFuzzer explores at several times the speed). Any
+/// other value of the variable panics with the accepted ones. Call once per target.
+pub fn fuzz_oracles(check: Check) -> Vec<Box<dyn Oracle>> {
     if let Err(e) = rng::require_scripting() {
         panic!("{e}");
     }
-    oracle::available()
+    let all = oracle::available();
+    let fast = match std::env::var(FUZZ_ORACLES_ENV).as_deref() {
+        Err(_) | Ok("fast") => true,
+        Ok("all") => false,
+        Ok(other) => panic!("{FUZZ_ORACLES_ENV}={other:?}: use `fast` (the default) or `all`"),
+    };
+    if !fast || !check.is_end_to_end() {
+        return all;
+    }
+    let names: Vec<&str> = all.iter().map(|o| o.name()).collect();
+    let slow = |n: &str| {
+        SLOW_FOR_FUZZING.iter().any(|(s, faster)| {
+            *s == n && faster.is_none_or(|f| f.iter().any(|x| names.contains(x)))
+        })
+    };
+    all.into_iter().filter(|o| !slow(o.name())).collect()
 }
 
 /// What every fuzz target does with its bytes: decode them into an input for `check` (the

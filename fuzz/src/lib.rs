@@ -18,7 +18,7 @@ macro_rules! target {
         $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| -> $crate::libfuzzer_sys::Corpus {
             let (check, oracles) = STATE.get_or_init(|| {
                 let check = $crate::mldsa_diff::Check::from_name($name).expect("a check of mldsa-diff");
-                (check, $crate::mldsa_diff::fuzz_oracles())
+                (check, $crate::mldsa_diff::fuzz_oracles(check))
             });
             if $crate::mldsa_diff::fuzz_one(*check, data, oracles) {
                 $crate::libfuzzer_sys::Corpus::Keep

@@ -94,6 +94,16 @@ enum Command {
         /// Raw fuzz inputs.
         files: Vec<PathBuf>,
     },
+    /// Search the signing inputs that take the signing loop's rare branches (with the model
+    /// signer) and print them as `craft::rare::FOUND` entries, each with what it reaches.
+    RareSearch {
+        /// Parameter sets, comma separated.
+        #[arg(long, default_value = "44,65,87")]
+        params: String,
+        /// Indices to try per (set, target) before giving up.
+        #[arg(long, default_value_t = 20_000)]
+        limit: u64,
+    },
     /// Name every check with its contract, and the implementations available here.
     List {
         /// Print only the check names, one per line.
@@ -280,7 +290,39 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             report_out,
         } => replay(&files, check.as_deref(), report_out.as_deref()),
         Command::ReplayApi { target, files } => replay_api(&files, target.as_deref()),
+        Command::RareSearch { params, limit } => rare_search(&params, limit),
     }
+}
+
+fn rare_search(params: &str, limit: u64) -> Result<ExitCode, String> {
+    use mldsa_diff::craft::rare::{self, Target};
+    for p in mldsa_diff::check::parse_params(params)? {
+        for t in Target::ALL {
+            let start = std::time::Instant::now();
+            match rare::search(&p, t, 0, limit) {
+                Some(i) => {
+                    let a = rare::record(&p, &rare::input(&p, t, i));
+                    let last = a.last().expect("at least one attempt");
+                    println!(
+                        "    (\"{}\", Target::{t:?}, {i}), // {}: {} attempts, accepted with ||z|| {}, ||r0|| {:?}, {:?} hints ({:.1} s)",
+                        p.name,
+                        t.describe(),
+                        a.len(),
+                        last.z,
+                        last.r0,
+                        last.hints,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+                None => println!(
+                    "    // {} {t:?}: not found in {limit} indices ({:.1} s)",
+                    p.name,
+                    start.elapsed().as_secs_f64()
+                ),
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list(names_only: bool) -> Result<ExitCode, String> {

@@ -121,7 +121,11 @@ fn c_sign(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
     )
 }
 
-const fn e2e(name: &'static str, about: fn(Check) -> String, planted: &'static str) -> Def {
+pub(super) const fn e2e(
+    name: &'static str,
+    about: fn(Check) -> String,
+    planted: &'static str,
+) -> Def {
     Def {
         name,
         over: Over::Sets,

@@ -19,6 +19,7 @@ pub mod inputs;
 pub mod keccak;
 pub mod native;
 pub mod packing;
+pub mod rare;
 pub mod samplers;
 
 pub use def::{Check, Def, Family, Over, Variant};
@@ -79,6 +80,7 @@ pub static REGISTRY: &[Entry] = &[
         &e2e_extra::SIGN_VARIANTS,
         &e2e_extra::VERIFY_HOSTILE,
         &crafted::VERIFY_CRAFTED,
+        &rare::SIGN_RARE,
     ]),
 ];
 

@@ -5,9 +5,13 @@
 //! honestly over what the verifier will reconstruct.
 //!
 //! [`spec`] is FIPS 204 verification written a second time, independent of the library, with
-//! each known verifier deviation as a flag; [`rules`] the cases, as data.
+//! each known verifier deviation as a flag; [`rules`] the cases, as data. [`sign`] is the
+//! signing loop written a second time, recording each attempt, and [`rare`] the signing
+//! inputs it found that take the loop's rare branches.
 
+pub mod rare;
 pub mod rules;
+pub mod sign;
 pub mod spec;
 
 pub use rules::{Crafted, FIPS, RULES, Rule};

@@ -1,0 +1,200 @@
+//! Signing inputs that make the rejection loop take its rare branches, found by a
+//! deterministic search with the model signer ([`super::sign`]) and committed as data
+//! ([`FOUND`]): each entry names what it reaches and the search index that reaches it, and
+//! `mldsa-diff rare-search` re-finds every entry from index 0.
+//!
+//! An input is derived from (set, target, index) alone: xi, the message and rnd by SHAKE256,
+//! and for the targets that need them, a secret key whose t0 is replaced by a pattern of
+//! large coefficients (t0 is only decoded, never checked against the public key, so the key
+//! still decodes; larger |c t0| means more hints). s1 and s2 stay those of the key, in range.
+
+use super::sign::{self, Attempt, Rejection};
+use mldsa::Params;
+use sha3::Shake256;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+/// A rare branch of the signing loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Between n and 3n attempts before the signature.
+    Attempts(usize),
+    /// Exactly omega hints in the accepted attempt.
+    HintsOmega,
+    /// A rejected attempt whose ||z|| is exactly gamma1 - beta (the first rejected value).
+    ZAtBound,
+    /// The accepted attempt's ||z|| is exactly gamma1 - beta - 1 (the last accepted value).
+    ZJustInside,
+    /// A rejected attempt whose z passed and whose ||r0|| is exactly gamma2 - beta.
+    R0AtBound,
+    /// The accepted attempt's ||r0|| is exactly gamma2 - beta - 1.
+    R0JustInside,
+}
+
+impl Target {
+    /// What it is, for listings and notes.
+    pub fn describe(self) -> String {
+        match self {
+            Target::Attempts(n) => format!("{n} to {} attempts", 3 * n),
+            Target::HintsOmega => "exactly omega hints at acceptance".into(),
+            Target::ZAtBound => "a rejected attempt with ||z|| = gamma1 - beta".into(),
+            Target::ZJustInside => "accepted with ||z|| = gamma1 - beta - 1".into(),
+            Target::R0AtBound => "a rejected attempt with ||r0|| = gamma2 - beta".into(),
+            Target::R0JustInside => "accepted with ||r0|| = gamma2 - beta - 1".into(),
+        }
+    }
+
+    /// Every target the search looks for.
+    pub const ALL: [Target; 8] = [
+        Target::Attempts(10),
+        Target::Attempts(30),
+        Target::Attempts(100),
+        Target::HintsOmega,
+        Target::ZAtBound,
+        Target::ZJustInside,
+        Target::R0AtBound,
+        Target::R0JustInside,
+    ];
+
+    fn tag(self) -> u8 {
+        Target::ALL.iter().position(|t| *t == self).expect("listed") as u8
+    }
+
+    /// Whether the key's t0 is replaced by a pattern (more hints, so more rejections).
+    pub fn big_t0(self) -> bool {
+        matches!(self, Target::Attempts(100) | Target::HintsOmega)
+    }
+
+    /// Whether `attempts` (the model's record of one signing) reaches this target.
+    pub fn reached(self, p: &Params, attempts: &[Attempt]) -> bool {
+        let Some(last) = attempts.last().filter(|a| a.rejected.is_none()) else {
+            return false;
+        };
+        let zb = i64::from(p.gamma1.value() - p.beta);
+        let rb = i64::from(p.gamma2.value() - p.beta);
+        let rejected = &attempts[..attempts.len() - 1];
+        match self {
+            // At most 3n: every signer runs each attempt, so the case stays cheap.
+            Target::Attempts(n) => (n..=3 * n).contains(&attempts.len()),
+            Target::HintsOmega => last.hints == Some(p.omega),
+            Target::ZAtBound => rejected.iter().any(|a| a.z == zb),
+            Target::ZJustInside => last.z == zb - 1,
+            Target::R0AtBound => rejected
+                .iter()
+                .any(|a| a.rejected == Some(Rejection::R0) && a.r0 == Some(rb)),
+            Target::R0JustInside => last.r0 == Some(rb - 1),
+        }
+    }
+}
+
+/// One signing input: secret key, message (pure, empty context) and rnd.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The expanded secret key.
+    pub sk: Vec<u8>,
+    /// The message.
+    pub msg: Vec<u8>,
+    /// rnd.
+    pub rnd: [u8; 32],
+}
+
+fn stream(parts: &[&[u8]], out: &mut [u8]) {
+    let mut x = Shake256::default();
+    for p in parts {
+        x.update(p);
+    }
+    x.finalize_xof().read(out);
+}
+
+/// The input of (set, target, index).
+pub fn input(p: &Params, target: Target, index: u64) -> Input {
+    let label = [
+        b"mldsa-diff rare".as_slice(),
+        p.name.as_bytes(),
+        &[target.tag()],
+        &index.to_le_bytes(),
+    ];
+    let mut seed = [0u8; 32 + 32 + 16];
+    stream(&label, &mut seed);
+    let (pk, mut sk) = crate::check::e2e::keygen(p, &seed[..32]);
+    drop(pk);
+    if target.big_t0() {
+        // t0 := +-T in every coefficient, signs from the seed, T in [2048, 4095] by index.
+        let t = 2048 + (index % 8) as i64 * 292;
+        let start = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
+        let mut signs = vec![0u8; p.k * 32];
+        stream(&[&seed, b"t0"], &mut signs);
+        let mut packed = Vec::with_capacity(p.k * 416);
+        let (mut acc, mut have) = (0u64, 0);
+        for i in 0..p.k * 256 {
+            let v = if signs[i / 8] >> (i % 8) & 1 == 1 {
+                t
+            } else {
+                -t
+            };
+            acc |= ((4096 - v) as u64) << have;
+            have += 13;
+            while have >= 8 {
+                packed.push(acc as u8);
+                acc >>= 8;
+                have -= 8;
+            }
+        }
+        sk[start..start + packed.len()].copy_from_slice(&packed);
+    }
+    let mut rnd = [0u8; 32];
+    rnd.copy_from_slice(&seed[32..64]);
+    Input {
+        sk,
+        msg: seed[64..].to_vec(),
+        rnd,
+    }
+}
+
+/// The model signer's record of signing `input` (pure, empty context), up to the library's
+/// attempt limit.
+pub fn record(p: &Params, input: &Input) -> Vec<Attempt> {
+    let m_prime = [&[0u8, 0][..], &input.msg].concat();
+    sign::attempts(
+        p,
+        &input.sk,
+        &m_prime,
+        &input.rnd,
+        usize::from(mldsa::MAX_SIGNING_ATTEMPTS),
+    )
+    .expect("a key of the set's length")
+}
+
+/// The first index from `from` on whose input reaches `target`, searching at most `limit`.
+pub fn search(p: &Params, target: Target, from: u64, limit: u64) -> Option<u64> {
+    (from..from + limit).find(|&i| target.reached(p, &record(p, &input(p, target, i))))
+}
+
+/// Found by `mldsa-diff rare-search` (the search from index 0; 16 s on x86_64 for all 24):
+/// set, target, index, and what the model signer recorded for it.
+#[rustfmt::skip]
+pub const FOUND: &[(&str, Target, u64)] = &[
+    ("ML-DSA-44", Target::Attempts(10), 20), // 10 to 30 attempts: 11 attempts, accepted with ||z|| 130988, ||r0|| Some(95141), Some(62) hints
+    ("ML-DSA-44", Target::Attempts(30), 1045), // 30 to 90 attempts: 31 attempts, accepted with ||z|| 130976, ||r0|| Some(95030), Some(75) hints
+    ("ML-DSA-44", Target::Attempts(100), 29), // 100 to 300 attempts: 120 attempts, accepted with ||z|| 130875, ||r0|| Some(95075), Some(78) hints
+    ("ML-DSA-44", Target::HintsOmega, 2), // exactly omega hints at acceptance: 2 attempts, accepted with ||z|| 130992, ||r0|| Some(95120), Some(80) hints
+    ("ML-DSA-44", Target::ZAtBound, 14), // a rejected attempt with ||z|| = gamma1 - beta: 5 attempts, accepted with ||z|| 130717, ||r0|| Some(95144), Some(54) hints
+    ("ML-DSA-44", Target::ZJustInside, 212), // accepted with ||z|| = gamma1 - beta - 1: 1 attempts, accepted with ||z|| 130993, ||r0|| Some(94904), Some(62) hints
+    ("ML-DSA-44", Target::R0AtBound, 134), // a rejected attempt with ||r0|| = gamma2 - beta: 11 attempts, accepted with ||z|| 130437, ||r0|| Some(95144), Some(56) hints
+    ("ML-DSA-44", Target::R0JustInside, 46), // accepted with ||r0|| = gamma2 - beta - 1: 6 attempts, accepted with ||z|| 130902, ||r0|| Some(95153), Some(62) hints
+    ("ML-DSA-65", Target::Attempts(10), 0), // 10 to 30 attempts: 15 attempts, accepted with ||z|| 523461, ||r0|| Some(261463), Some(23) hints
+    ("ML-DSA-65", Target::Attempts(30), 63), // 30 to 90 attempts: 32 attempts, accepted with ||z|| 523916, ||r0|| Some(261571), Some(33) hints
+    ("ML-DSA-65", Target::Attempts(100), 15), // 100 to 300 attempts: 206 attempts, accepted with ||z|| 523619, ||r0|| Some(261625), Some(48) hints
+    ("ML-DSA-65", Target::HintsOmega, 22), // exactly omega hints at acceptance: 3 attempts, accepted with ||z|| 524071, ||r0|| Some(261672), Some(55) hints
+    ("ML-DSA-65", Target::ZAtBound, 410), // a rejected attempt with ||z|| = gamma1 - beta: 12 attempts, accepted with ||z|| 524081, ||r0|| Some(261537), Some(35) hints
+    ("ML-DSA-65", Target::ZJustInside, 149), // accepted with ||z|| = gamma1 - beta - 1: 6 attempts, accepted with ||z|| 524091, ||r0|| Some(261470), Some(35) hints
+    ("ML-DSA-65", Target::R0AtBound, 399), // a rejected attempt with ||r0|| = gamma2 - beta: 14 attempts, accepted with ||z|| 523444, ||r0|| Some(261466), Some(41) hints
+    ("ML-DSA-65", Target::R0JustInside, 63), // accepted with ||r0|| = gamma2 - beta - 1: 4 attempts, accepted with ||z|| 523597, ||r0|| Some(261691), Some(43) hints
+    ("ML-DSA-87", Target::Attempts(10), 0), // 10 to 30 attempts: 10 attempts, accepted with ||z|| 524061, ||r0|| Some(261572), Some(56) hints
+    ("ML-DSA-87", Target::Attempts(30), 468), // 30 to 90 attempts: 30 attempts, accepted with ||z|| 523927, ||r0|| Some(261649), Some(53) hints
+    ("ML-DSA-87", Target::Attempts(100), 7), // 100 to 300 attempts: 251 attempts, accepted with ||z|| 523720, ||r0|| Some(261656), Some(74) hints
+    ("ML-DSA-87", Target::HintsOmega, 12), // exactly omega hints at acceptance: 4 attempts, accepted with ||z|| 523535, ||r0|| Some(261754), Some(75) hints
+    ("ML-DSA-87", Target::ZAtBound, 130), // a rejected attempt with ||z|| = gamma1 - beta: 3 attempts, accepted with ||z|| 524123, ||r0|| Some(261581), Some(48) hints
+    ("ML-DSA-87", Target::ZJustInside, 344), // accepted with ||z|| = gamma1 - beta - 1: 6 attempts, accepted with ||z|| 524167, ||r0|| Some(261706), Some(49) hints
+    ("ML-DSA-87", Target::R0AtBound, 153), // a rejected attempt with ||r0|| = gamma2 - beta: 7 attempts, accepted with ||z|| 523701, ||r0|| Some(261728), Some(56) hints
+    ("ML-DSA-87", Target::R0JustInside, 18), // accepted with ||r0|| = gamma2 - beta - 1: 1 attempts, accepted with ||z|| 523568, ||r0|| Some(261767), Some(60) hints
+];

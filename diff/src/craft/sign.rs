@@ -1,0 +1,200 @@
+//! FIPS 204 Sign_internal (Alg. 7) written a second time for the rare-path search: the same
+//! plain arithmetic as [`super::spec`], recording what each attempt of the rejection loop
+//! did. It signs only the harness's own test keys (never a secret of anyone's) and is not
+//! constant time. It decides which inputs reach a rare branch; the signatures compared are
+//! always the implementations' own.
+
+use super::spec::{self, Poly, Q};
+use mldsa::Params;
+use sha3::Shake256;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+/// Why an attempt of the signing loop was rejected (Alg. 7 lines 23 and 28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// ||z|| >= gamma1 - beta.
+    Z,
+    /// ||LowBits(w - c s2)|| >= gamma2 - beta.
+    R0,
+    /// ||c t0|| >= gamma2.
+    Ct0,
+    /// More than omega hints.
+    Hints,
+}
+
+/// One attempt: the norms it saw (as far as it got) and its verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// ||z||_inf.
+    pub z: i64,
+    /// ||r0||_inf, if the z check passed.
+    pub r0: Option<i64>,
+    /// ||c t0||_inf, if both passed.
+    pub ct0: Option<i64>,
+    /// The hint count, if all three passed.
+    pub hints: Option<usize>,
+    /// `None` if this attempt produced the signature.
+    pub rejected: Option<Rejection>,
+}
+
+fn centred(x: i64) -> i64 {
+    let r = x.rem_euclid(Q);
+    if r > Q / 2 { r - Q } else { r }
+}
+
+fn norm(ps: &[Poly]) -> i64 {
+    ps.iter()
+        .flatten()
+        .map(|&x| centred(x).abs())
+        .max()
+        .unwrap_or(0)
+}
+
+fn unpack(bytes: &[u8], bits: usize, n: usize, f: impl Fn(i64) -> i64) -> Vec<Poly> {
+    let mut out = Vec::with_capacity(n);
+    let per = 256 * bits / 8;
+    for c in bytes.chunks(per).take(n) {
+        let (mut acc, mut have, mut poly, mut i) = (0u64, 0, [0i64; 256], 0);
+        for &b in c {
+            acc |= u64::from(b) << have;
+            have += 8;
+            while have >= bits && i < 256 {
+                poly[i] = f((acc & ((1 << bits) - 1)) as i64);
+                acc >>= bits;
+                have -= bits;
+                i += 1;
+            }
+        }
+        out.push(poly);
+    }
+    out
+}
+
+fn mul(a_hat: &Poly, b: &Poly) -> Poly {
+    let b_hat = spec::ntt(b);
+    spec::inv_ntt(&core::array::from_fn(|i| a_hat[i] * b_hat[i] % Q))
+}
+
+/// The attempts Sign_internal(sk, M', rnd) makes, in order; the last one is accepted unless
+/// `max` attempts ran out first. `None` if `sk` does not have the set's length.
+pub fn attempts(
+    p: &Params,
+    sk: &[u8],
+    m_prime: &[u8],
+    rnd: &[u8; 32],
+    max: usize,
+) -> Option<Vec<Attempt>> {
+    if sk.len() != p.sk_bytes() {
+        return None;
+    }
+    let (k, l) = (p.k, p.l);
+    let eta = i64::from(p.eta.value());
+    let eb = p.eta.poly_eta_bytes();
+    let (rho, key, tr) = (&sk[..32], &sk[32..64], &sk[64..128]);
+    let s1 = unpack(&sk[128..], p.eta.bits(), l, |v| eta - v);
+    let s2 = unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v);
+    let t0 = unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v);
+    let mut mu = [0u8; 64];
+    let mut x = Shake256::default();
+    x.update(tr);
+    x.update(m_prime);
+    x.finalize_xof().read(&mut mu);
+    let mut rhopp = [0u8; 64];
+    let mut x = Shake256::default();
+    x.update(key);
+    x.update(rnd);
+    x.update(&mu);
+    x.finalize_xof().read(&mut rhopp);
+    let g1 = i64::from(p.gamma1.value());
+    let g2 = i64::from(p.gamma2.value());
+    let beta = i64::from(p.beta);
+    let zero_t1 = vec![[0i64; 256]; k];
+    let mut out = Vec::new();
+    for attempt in 0..max {
+        // ExpandMask (Alg. 34): y[r] from H(rho'' || kappa + r), kappa = attempt * l.
+        let y: Vec<Poly> = (0..l)
+            .map(|r| {
+                let n = (attempt * l + r) as u16;
+                let mut x = Shake256::default();
+                x.update(&rhopp);
+                x.update(&n.to_le_bytes());
+                let mut v = vec![0u8; p.gamma1.poly_z_bytes()];
+                x.finalize_xof().read(&mut v);
+                unpack(&v, p.gamma1.z_bits(), 1, |v| g1 - v)[0]
+            })
+            .collect();
+        // w = A y (t1 = 0 and c = 0 make w_approx exactly that).
+        let w = spec::w_approx(p, rho, &zero_t1, &[0; 256], &y);
+        let w1: Vec<Poly> = w
+            .iter()
+            .map(|wr| wr.map(|c| spec::decompose(p, c).0))
+            .collect();
+        let mut ctilde = vec![0u8; p.ctilde_bytes()];
+        let mut x = Shake256::default();
+        x.update(&mu);
+        x.update(&spec::w1_encode(p, &w1));
+        x.finalize_xof().read(&mut ctilde);
+        let c_hat = spec::ntt(&spec::sample_in_ball(p, &ctilde));
+        let z: Vec<Poly> = s1
+            .iter()
+            .zip(&y)
+            .map(|(s, yr)| {
+                let cs = mul(&c_hat, s);
+                core::array::from_fn(|i| centred(yr[i] + cs[i]))
+            })
+            .collect();
+        let mut a = Attempt {
+            z: norm(&z),
+            r0: None,
+            ct0: None,
+            hints: None,
+            rejected: None,
+        };
+        let cs2: Vec<Poly> = s2.iter().map(|s| mul(&c_hat, s)).collect();
+        let w_cs2: Vec<Poly> = w
+            .iter()
+            .zip(&cs2)
+            .map(|(wr, cr)| core::array::from_fn(|i| (wr[i] - cr[i]).rem_euclid(Q)))
+            .collect();
+        let r0 = w_cs2
+            .iter()
+            .flatten()
+            .map(|&c| spec::decompose(p, c).1.abs())
+            .max()
+            .unwrap_or(0);
+        let ct0: Vec<Poly> = t0.iter().map(|t| mul(&c_hat, t)).collect();
+        let ct0_norm = norm(&ct0);
+        // MakeHint(-ct0, w - cs2 + ct0) (Alg. 39): HighBits(w - cs2) != HighBits(w - cs2 + ct0).
+        let hints: usize = w_cs2
+            .iter()
+            .zip(&ct0)
+            .map(|(r, c)| {
+                (0..256)
+                    .filter(|&i| spec::decompose(p, r[i] + c[i]).0 != spec::decompose(p, r[i]).0)
+                    .count()
+            })
+            .sum();
+        a.rejected = if a.z >= g1 - beta {
+            Some(Rejection::Z)
+        } else {
+            a.r0 = Some(r0);
+            if r0 >= g2 - beta {
+                Some(Rejection::R0)
+            } else {
+                a.ct0 = Some(ct0_norm);
+                if ct0_norm >= g2 {
+                    Some(Rejection::Ct0)
+                } else {
+                    a.hints = Some(hints);
+                    (hints > p.omega).then_some(Rejection::Hints)
+                }
+            }
+        };
+        let done = a.rejected.is_none();
+        out.push(a);
+        if done {
+            break;
+        }
+    }
+    Some(out)
+}
