@@ -181,6 +181,25 @@ newest() {
         | sort -rn | head -1 | cut -d' ' -f2-
 }
 
+# Every input of target T's corpus through every implementation here: libFuzzer compares the
+# end-to-end checks with a fast subset (MLDSA_FUZZ_ORACLES, default `fast`: no RustCrypto, no
+# fips204, no foreign portable build beside its SIMD build), so that it explores at several
+# times the speed; this replay compares each input with all of them once.
+replay_corpus() {
+    local t=$1 out n
+    is_api "$t" && return 0
+    out="$sum_dir/$t.replay"
+    n=$( (find "fuzz/corpus/$t" -maxdepth 1 -type f 2>/dev/null || true) | wc -l)
+    if find "fuzz/corpus/$t" -maxdepth 1 -type f -print0 \
+        | xargs -0 -r -n 256 "$diff_bin" replay --check "$t" >"$out" 2>&1; then
+        echo "   $t: $n corpus inputs replayed through every implementation, no difference"
+        return 0
+    fi
+    echo "== $t FAILED: replaying its corpus through every implementation found a difference:"
+    grep -B4 -A2 -e DIFFERS -e 'mldsa-diff:' "$out" | head -40
+    return 1
+}
+
 sum_dir=$(mktemp -d)
 trap 'rm -rf "$sum_dir"' EXIT
 
@@ -227,7 +246,8 @@ fuzz_one() {
     crashes=$( (find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) 2>/dev/null || true) | wc -l)
     printf '%-26s %12s %9s %8s %8s %8s\n' "$t" "${execs:--}" "${execs_per_sec:--}" "$size" "${cov:--}" "$crashes" >"$sum_dir/$t.line"
     if [ "$rc" = 0 ] && [ -n "$last" ]; then
-        return 0
+        replay_corpus "$t"
+        return
     fi
     if [ "$rc" = 0 ]; then
         echo "== $t FAILED: libFuzzer printed no status line; last lines of its log:"

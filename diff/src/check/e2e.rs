@@ -27,16 +27,73 @@ pub fn case_keys(
     Ok(keygen(p, &xi))
 }
 
+/// The last few results of a generator helper, per thread: a fuzzer mutates an input's
+/// later bytes far more often than its key seed or message, so the same key pair (and often
+/// the same signature) is asked for again and again. The helpers are pure functions of
+/// their arguments, so this changes no input; it only saves recomputing them.
+struct Memo<K, V>(std::cell::RefCell<std::collections::VecDeque<(K, V)>>);
+
+impl<K: PartialEq, V: Clone> Memo<K, V> {
+    const SIZE: usize = 32;
+
+    fn new() -> Self {
+        Memo(std::cell::RefCell::new(std::collections::VecDeque::new()))
+    }
+
+    fn get_or(&self, key: K, f: impl FnOnce() -> V) -> V {
+        if let Some((_, v)) = self.0.borrow().iter().find(|(k, _)| *k == key) {
+            return v.clone();
+        }
+        let v = f();
+        let mut m = self.0.borrow_mut();
+        if m.len() == Self::SIZE {
+            m.pop_front();
+        }
+        m.push_back((key, v.clone()));
+        v
+    }
+}
+
+type KeyPair = (Vec<u8>, Vec<u8>);
+type SignKey = (&'static str, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+thread_local! {
+    static KEYS: Memo<(&'static str, Vec<u8>), KeyPair> = Memo::new();
+    static SIGNATURES: Memo<SignKey, Result<Vec<u8>, mldsa::Error>> = Memo::new();
+}
+
 /// Portable keygen.
 pub fn keygen(p: &Params, xi: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let xi: [u8; 32] = xi.try_into().expect("xi is 32 bytes");
-    let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
-    raw::keygen_internal(BackendKind::Portable, p, &xi, &mut pk, &mut sk).expect("portable keygen");
-    (pk, sk)
+    KEYS.with(|m| {
+        m.get_or((p.name, xi.to_vec()), || {
+            let xi: [u8; 32] = xi.try_into().expect("xi is 32 bytes");
+            let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
+            raw::keygen_internal(BackendKind::Portable, p, &xi, &mut pk, &mut sk)
+                .expect("portable keygen");
+            (pk, sk)
+        })
+    })
 }
 
 /// Portable pure ML-DSA signing with context and explicit rnd.
 pub fn sign(
+    p: &Params,
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    rnd: &[u8],
+) -> Result<Vec<u8>, mldsa::Error> {
+    let key = (
+        p.name,
+        sk.to_vec(),
+        msg.to_vec(),
+        ctx.to_vec(),
+        rnd.to_vec(),
+    );
+    SIGNATURES.with(|m| m.get_or(key, || sign_uncached(p, sk, msg, ctx, rnd)))
+}
+
+fn sign_uncached(
     p: &Params,
     sk: &[u8],
     msg: &[u8],
