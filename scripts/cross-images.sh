@@ -17,17 +17,18 @@
 #                           [--engine docker|podman] [--host-install] [--rebuild]
 #
 # TARGET           aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu (default: both).
-# --base IMAGE     an existing Debian bookworm image to build FROM instead of debootstrap.
+# --base IMAGE     a Debian bookworm image to build FROM instead of debootstrap (pulled if
+#                  absent; default $MLDSA_CROSS_BASE, which scripts/cross-test.sh passes on).
 # --mirror URL     the Debian archive (default http://deb.debian.org/debian; the security
 #                  suite is URL-security, Debian's layout).
 # --workdir DIR    where the debootstrap folders go (default ${TMPDIR:-/var/tmp}/mldsa-cross-images).
 # --engine         docker or podman (default: the first that answers).
 # --host-install   skip apt-get inside the build: install from the host straight away.
-# --rebuild        rebuild the base and the images even if they exist.
+# --rebuild        rebuild the base and the images even if they exist (no build cache).
 # Needs root for debootstrap and chroot (installs debootstrap with apt-get if missing).
 set -euo pipefail
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 need_value() {
     if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
         echo "cross-images.sh: $1 needs a value" >&2
@@ -36,7 +37,7 @@ need_value() {
 }
 
 targets=()
-base_image=""
+base_image=${MLDSA_CROSS_BASE:-}
 mirror=http://deb.debian.org/debian
 workdir="${TMPDIR:-/var/tmp}/mldsa-cross-images"
 engine=""
@@ -178,7 +179,10 @@ base_ready=""
 ensure_base() {
     [ -z "$base_ready" ] || return 0
     if [ -n "$base_image" ]; then
-        have_image "$base_image" || { echo "cross-images.sh: the base image $base_image is not present (pull it first)" >&2; exit 1; }
+        if ! have_image "$base_image"; then
+            echo "== $engine pull $base_image"
+            "$engine" pull "$base_image" || { echo "cross-images.sh: no base image $base_image (no registry? leave --base out to debootstrap one)" >&2; exit 1; }
+        fi
         base_ready=$base_image
         return
     fi
@@ -226,7 +230,9 @@ build_image() {
     target_env=$(echo "$target" | tr 'a-z-' 'A-Z_')
     target_cc=${target//-/_}
     target_names "$target"
-    "$engine" build \
+    local no_cache=()
+    [ "$rebuild" = 0 ] || no_cache=(--no-cache)
+    "$engine" build "${no_cache[@]}" \
         --label "io.mldsa.cross.recipe=$recipe" --label "io.mldsa.cross.base=$from" \
         --build-arg "BASE=$from" --build-arg "PACKAGES=$pkgs" \
         --build-arg "RUST_TARGET=$target" --build-arg "GNU=$gnu" --build-arg "QEMU=$qemu" \
@@ -257,8 +263,9 @@ EOF
 for target in "${targets[@]}"; do
     tag=$(image_for "$target")
     pkgs=$(packages_for "$target")
-    # The recipe: what the image is built from. An image of another recipe is rebuilt.
-    recipe=$( (cat "$context/Dockerfile" "$context/entrypoint.sh"; echo "$pkgs ${base_image:-$default_base}") | sha256sum | cut -c1-16)
+    # The recipe: the Dockerfile, the entry point and the packages (not the base: the same
+    # recipe on a debootstrap base or on debian:bookworm). An image of another recipe is rebuilt.
+    recipe=$( (cat "$context/Dockerfile" "$context/entrypoint.sh"; echo "$pkgs") | sha256sum | cut -c1-16)
     if have_image "$tag" && [ "$rebuild" = 0 ]; then
         if [ "$(image_label "$tag" io.mldsa.cross.recipe)" = "$recipe" ]; then
             echo "== $tag exists (recipe $recipe)"

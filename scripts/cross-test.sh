@@ -14,7 +14,9 @@
 #                  (plus neon-plain with --qemu-cpu max; without c-aarch64 with another
 #                  --qemu-cpu: PQClean's aarch64 code needs SHA3); on s390x: mldsa-native.
 # --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
-# --runner         `cross` (needs a container engine; Cross.toml configures its images) or
+# --runner         `cross` (needs docker or podman; installs cross 0.2.5 from crates.io if
+#                  missing, builds the target's image from Debian's packages with
+#                  scripts/cross-images.sh if missing; Cross.toml configures it) or
 #                  `cargo` (Debian's cross gcc as linker and C compiler, qemu-user as the
 #                  runner; installed with apt-get when run as root). Default: cross when a
 #                  container engine and cross are present, else cargo.
@@ -23,7 +25,7 @@
 # digest (diff/transcript.expected).
 set -euo pipefail
 
-usage() { sed -n 2,20p "$0"; }
+usage() { sed -n 2,22p "$0"; }
 need_value() {
     if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
         echo "cross-test.sh: $1 needs a value" >&2
@@ -93,6 +95,9 @@ case "$qemu_cpu" in
     cortex-a72|cortex-a53|cortex-a57) export MLDSA_NEON_EXPECT_SHA3=0 ;;
 esac
 
+# The cross release Cross.toml is written for (its volumes bug is worked around there).
+cross_version=0.2.5
+
 engine=""
 for e in docker podman; do
     if command -v "$e" >/dev/null && "$e" info >/dev/null 2>&1; then engine=$e; break; fi
@@ -104,8 +109,34 @@ fi
 case "$runner_choice" in
     cross)
         [ -n "$engine" ] || { echo "cross-test.sh: --runner cross needs docker or podman" >&2; exit 2; }
-        command -v cross >/dev/null || { echo "cross-test.sh: cross is not installed (cargo install cross)" >&2; exit 2; }
-        echo "== cross ($engine) for $target${qemu_cpu:+, QEMU_CPU=$qemu_cpu}"
+        if ! command -v cross >/dev/null; then
+            echo "== cargo install cross --locked --version $cross_version"
+            cargo install cross --locked --version "$cross_version"
+        fi
+        cross_installed=$(cross --version 2>/dev/null | sed -n 's/^cross \([0-9][^ ]*\).*/\1/p' | head -1)
+        [ "$cross_installed" = "$cross_version" ] ||
+            echo "cross-test.sh: cross ${cross_installed:-of unknown version} is installed; Cross.toml is written for $cross_version" >&2
+        # The image Cross.toml names for the target (or CROSS_TARGET_<TARGET>_IMAGE), built from
+        # Debian's packages if it is missing or stale (kept otherwise): FROM a debootstrap base,
+        # or FROM $MLDSA_CROSS_BASE when set (the GitHub workflows: debian:bookworm).
+        bash "$root/scripts/cross-images.sh" --engine "$engine" "$target"
+        export CROSS_CONTAINER_ENGINE=$engine
+        # cross 0.2.5 mounts the volume at its canonical path and passes MLDSA_VECTORS through
+        # unchanged (Cross.toml): the two agree only for a canonical path.
+        [ -d "$MLDSA_VECTORS" ] || { echo "cross-test.sh: MLDSA_VECTORS=$MLDSA_VECTORS is not a directory" >&2; exit 1; }
+        MLDSA_VECTORS=$(cd "$MLDSA_VECTORS" && pwd -P)
+        # The container's processes are the engine's children: this script's niceness reaches
+        # them through the image's entry point.
+        MLDSA_CROSS_NICE=$(nice)
+        export MLDSA_CROSS_NICE
+        # cross passes every CARGO_* variable of the host through: a runner or linker set here
+        # for the host's qemu and cross gcc would replace the image's.
+        triple_env=$(echo "$target" | tr 'a-z-' 'A-Z_')
+        unset "CARGO_TARGET_${triple_env}_RUNNER" "CARGO_TARGET_${triple_env}_LINKER"
+        # diff/build.rs finds mldsa-native's source (a package never compiled, so no build
+        # downloads it) in the cargo home cross mounts: fetch every locked package first.
+        cargo fetch --quiet
+        echo "== cross $cross_version ($engine, the image Cross.toml names) for $target${qemu_cpu:+, QEMU_CPU=$qemu_cpu}"
         runner=(cross)
         ;;
     cargo)
