@@ -295,32 +295,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 }
 
 fn rare_search(params: &str, limit: u64) -> Result<ExitCode, String> {
-    use mldsa_diff::craft::rare::{self, Target};
     for p in mldsa_diff::check::parse_params(params)? {
-        for t in Target::ALL {
-            let start = std::time::Instant::now();
-            match rare::search(&p, t, 0, limit) {
-                Some(i) => {
-                    let a = rare::record(&p, &rare::input(&p, t, i));
-                    let last = a.last().expect("at least one attempt");
-                    println!(
-                        "    (\"{}\", Target::{t:?}, {i}), // {}: {} attempts, accepted with ||z|| {}, ||r0|| {:?}, {:?} hints ({:.1} s)",
-                        p.name,
-                        t.describe(),
-                        a.len(),
-                        last.z,
-                        last.r0,
-                        last.hints,
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-                None => println!(
-                    "    // {} {t:?}: not found in {limit} indices ({:.1} s)",
-                    p.name,
-                    start.elapsed().as_secs_f64()
-                ),
-            }
-        }
+        print!("{}", mldsa_diff::craft::rare::search_listing(&p, limit));
     }
     Ok(ExitCode::SUCCESS)
 }

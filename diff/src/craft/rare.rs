@@ -115,8 +115,7 @@ pub fn input(p: &Params, target: Target, index: u64) -> Input {
     ];
     let mut seed = [0u8; 32 + 32 + 16];
     stream(&label, &mut seed);
-    let (pk, mut sk) = crate::check::e2e::keygen(p, &seed[..32]);
-    drop(pk);
+    let (_, mut sk) = crate::check::e2e::keygen(p, &seed[..32]);
     if target.big_t0() {
         // t0 := +-T in every coefficient, signs from the seed, T in [2048, 4095] by index.
         let t = 2048 + (index % 8) as i64 * 292;
@@ -167,6 +166,41 @@ pub fn record(p: &Params, input: &Input) -> Vec<Attempt> {
 /// The first index from `from` on whose input reaches `target`, searching at most `limit`.
 pub fn search(p: &Params, target: Target, from: u64, limit: u64) -> Option<u64> {
     (from..from + limit).find(|&i| target.reached(p, &record(p, &input(p, target, i))))
+}
+
+/// What `mldsa-diff rare-search` prints for set `p`: one [`FOUND`] line per target, with
+/// what the model recorded for it and how long the search took (or that it found none in
+/// `limit` indices).
+pub fn search_listing(p: &Params, limit: u64) -> String {
+    let mut out = String::new();
+    for t in Target::ALL {
+        let start = std::time::Instant::now();
+        let secs = || start.elapsed().as_secs_f64();
+        let line = match search(p, t, 0, limit) {
+            Some(i) => {
+                let a = record(p, &input(p, t, i));
+                let last = a.last().expect("at least one attempt");
+                format!(
+                    "    (\"{}\", Target::{t:?}, {i}), // {}: {} attempts, accepted with ||z|| {}, ||r0|| {:?}, {:?} hints ({:.1} s)",
+                    p.name,
+                    t.describe(),
+                    a.len(),
+                    last.z,
+                    last.r0,
+                    last.hints,
+                    secs()
+                )
+            }
+            None => format!(
+                "    // {} {t:?}: not found in {limit} indices ({:.1} s)",
+                p.name,
+                secs()
+            ),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Found by `mldsa-diff rare-search` (the search from index 0; 16 s on x86_64 for all 24):

@@ -448,20 +448,19 @@ fn hint_layout(p: &Params, src: &mut dyn Source, layout: Layout) -> Result<Craft
             }
             per
         }
-        Layout::Restart => vec![2; p.k],
+        Layout::Restart => {
+            // Row r: indices 10 + r and 200 + r, so the next row starts below this one's last.
+            for (r, row) in plan.rows.iter_mut().enumerate() {
+                *row = vec![10 + r as u8, 200 + r as u8];
+            }
+            Vec::new()
+        }
         Layout::Random => {
             let total = src.int_in(0, p.omega as i64)? as usize;
             spread(p, src, total)?
         }
     };
-    if let Layout::Restart = layout {
-        // Row r: indices 200 + r and 10 + r, so the next row starts below this one's last.
-        for (r, row) in plan.rows.iter_mut().enumerate() {
-            *row = vec![10 + r as u8, 200 + r as u8];
-        }
-    } else {
-        fill_rows(&mut plan, src, &per)?;
-    }
+    fill_rows(&mut plan, src, &per)?;
     plan.detail = format!(
         "hints per row {:?}",
         plan.rows.iter().map(Vec::len).collect::<Vec<_>>()
