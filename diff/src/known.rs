@@ -85,7 +85,7 @@ pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
 }
 
 /// Every entry.
-pub static KNOWN: [Known; 9] = [
+pub static KNOWN: [Known; 10] = [
     Known {
         check: "verify_crafted_{set}",
         who: Who::Named(VERIFIER_DEVIATIONS[0].0),
@@ -170,6 +170,18 @@ pub static KNOWN: [Known; 9] = [
         expect: |_, _, _| refusal("fips204: Alg 25: s1 or s2 out of range".into()),
     },
     Known {
+        check: "sign_variants_{set}",
+        who: Who::From(Provenance::MldsaNative),
+        deviation: true,
+        reason: "mldsa-native signs with a key whose s1/s2 lie outside [-eta, eta] through external mu \
+                 and Sign_internal too (the Wycheproof sign_noseed InvalidPrivateKey cases given by mu \
+                 show it); every other signer with those interfaces refuses. Asserted: for a key in \
+                 range, the reference's answer; for one out of range, exactly the signature of the \
+                 model signer (craft::sign, FIPS 204 Alg. 7 written a second time, decoding the key \
+                 without a range check); for a pre-hash input with such a key, that it signs.",
+        expect: out_of_range_key_signed,
+    },
+    Known {
         check: "use_hint_{g2}",
         who: Who::Named("c-avx2"),
         deviation: true,
@@ -209,6 +221,43 @@ fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> 
         verdict: Verdict::accept(ok),
         ..Output::default()
     })
+}
+
+/// The reference's answer for a key in range; for one out of range, the model signer's
+/// signature (see the sign_variants entry).
+fn out_of_range_key_signed(check: Check, case: &Case, reference: &Output) -> Expected {
+    use crate::check::e2e_extra::{EXTERNAL_MU, INTERNAL};
+    use sha3::digest::{ExtendableOutput, Update, XofReader};
+    let p = check.params();
+    if mldsa::raw::check_secret_key(&p, &case.sk) != Err(mldsa::Error::SecretKeyOutOfRange) {
+        return Expected::Output(reference.clone());
+    }
+    let mu: [u8; 64] = match case.scalar {
+        EXTERNAL_MU => match case.msg.as_slice().try_into() {
+            Ok(mu) => mu,
+            Err(_) => return refusal("harness: an external-mu case has a 64-byte mu".into()),
+        },
+        INTERNAL => {
+            let mut mu = [0u8; 64];
+            let mut x = sha3::Shake256::default();
+            x.update(&case.sk[64..128]);
+            x.update(&case.msg);
+            x.finalize_xof().read(&mut mu);
+            mu
+        }
+        _ => return Expected::Verdict(Verdict::Signed),
+    };
+    let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
+        return refusal("harness: a sign case has a 32-byte rnd".into());
+    };
+    match crate::craft::sign::sign_mu(&p, &case.sk, &mu, &rnd) {
+        Some(bytes) => Expected::Output(Output {
+            bytes,
+            verdict: Verdict::Signed,
+            ..Output::default()
+        }),
+        None => refusal("harness: the model signer did not sign".into()),
+    }
 }
 
 /// Exactly this error (every other field of the answer empty).

@@ -37,6 +37,7 @@ pub mod rng;
 pub mod runner;
 pub mod source;
 pub mod transcript;
+pub mod vectors;
 
 pub use check::Check;
 pub use model::{Case, Output, Verdict};

@@ -84,7 +84,10 @@ fn hash_case(h: &mut Sha3_256, case: &Case) {
 /// Hashes what the checks compare of an output, in a form independent of the backend.
 fn hash_output(h: &mut Sha3_256, check: Check, out: &Output) {
     // verify_hostile_{set} hashes its verdict's wording too (kept: its digest is committed).
-    if matches!(check.def.name, "verify_{set}" | "verify_crafted_{set}") {
+    if matches!(
+        check.def.name,
+        "verify_{set}" | "verify_crafted_{set}" | "verify_variants_{set}"
+    ) {
         h.update(out.scalar.to_le_bytes());
         return;
     }

@@ -72,17 +72,17 @@ fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
     let name = check.def.name;
     let signs = name.starts_with("sign");
     let verify = name.starts_with("verify");
-    let mu =
-        name == "sign_variants_{set}" && case.scalar == mldsa_diff::check::e2e_extra::EXTERNAL_MU;
+    let variants = matches!(name, "sign_variants_{set}" | "verify_variants_{set}");
+    let mu = variants && case.scalar == mldsa_diff::check::e2e_extra::EXTERNAL_MU;
     match field {
-        "msg" => (signs && !mu) || verify,
+        "msg" => (signs || verify) && !mu,
         "sig" => verify,
-        "ctx" if verify => true,
-        // sign_variants: only a pre-hash case has a context.
-        "ctx" if name == "sign_variants_{set}" => {
+        // sign_variants, verify_variants: only a pre-hash case has a context.
+        "ctx" if variants => {
             case.scalar == mldsa_diff::check::e2e_extra::PRE_HASH
-                && (c != Change::Long || case.ctx.len() < 255)
+                && (verify || c != Change::Long || case.ctx.len() < 255)
         }
+        "ctx" if verify => true,
         "ctx" if signs => c != Change::Long || case.ctx.len() < 255,
         "rnd" => verify && c == Change::Empty,
         // rej_uniform takes whole 3-byte groups up to 840 bytes, rej_eta any length up to 272.

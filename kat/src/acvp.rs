@@ -38,28 +38,33 @@ pub struct Case<'a> {
 }
 
 impl Case<'_> {
-    fn id(&self) -> String {
+    /// "tgId N tcId M".
+    pub fn id(&self) -> String {
         format!("tgId {} tcId {}", self.group["tgId"], self.test["tcId"])
     }
-    fn hex(&self, field: &str) -> Result<Vec<u8>, String> {
+    /// A hex field of the test (or of its expected result), decoded.
+    pub fn hex(&self, field: &str) -> Result<Vec<u8>, String> {
         let v = self.test.get(field).or_else(|| self.expected.get(field));
         let s = v
             .and_then(Value::as_str)
             .ok_or_else(|| format!("{}: missing field {field}", self.id()))?;
         hex::decode(s).map_err(|e| format!("{}: field {field}: {e}", self.id()))
     }
-    fn params(&self) -> Result<Params, String> {
+    /// The group's parameter set.
+    pub fn params(&self) -> Result<Params, String> {
         let name = self.group["parameterSet"].as_str().unwrap_or_default();
         mldsa::params::params_by_name(name)
             .ok_or_else(|| format!("{}: unknown parameter set {name}", self.id()))
     }
-    fn flag(&self, field: &str) -> bool {
+    /// A boolean field of the group (absent: false).
+    pub fn flag(&self, field: &str) -> bool {
         self.group
             .get(field)
             .and_then(Value::as_bool)
             .unwrap_or(false)
     }
-    fn str_field(&self, field: &str) -> &str {
+    /// A string field of the group (absent: empty).
+    pub fn str_field(&self, field: &str) -> &str {
         self.group
             .get(field)
             .and_then(Value::as_str)

@@ -104,6 +104,10 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         limit: u64,
     },
+    /// Run every published vector (ACVP keyGen/sigGen/sigVer, every Wycheproof file, from
+    /// MLDSA_VECTORS, default ../shared/vectors) through every implementation here and print
+    /// the table of who passes which file. Exit 1 on any wrong answer not stated in known.rs.
+    Vectors,
     /// Name every check with its contract, and the implementations available here.
     List {
         /// Print only the check names, one per line.
@@ -291,6 +295,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => replay(&files, check.as_deref(), report_out.as_deref()),
         Command::ReplayApi { target, files } => replay_api(&files, target.as_deref()),
         Command::RareSearch { params, limit } => rare_search(&params, limit),
+        Command::Vectors => vectors(),
+    }
+}
+
+fn vectors() -> Result<ExitCode, String> {
+    let dir = mldsa_kat::require_vectors_dir()?;
+    let oracles = mldsa_diff::oracle::available_checked()?;
+    let r = mldsa_diff::vectors::run_all(&dir, &oracles)?;
+    print!("{}", r.render());
+    let findings = r.findings();
+    if findings.is_empty() {
+        println!("vectors: every answer is FIPS 204's or a stated deviation");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("vectors: wrong answers:\n{}", findings.join("\n"));
+        Ok(ExitCode::from(1))
     }
 }
 

@@ -77,7 +77,7 @@ pub fn peer_verify(peer: &dyn Peer, check: Check, case: &Case) -> Option<Output>
     })
 }
 
-fn rust_variant(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+pub(super) fn rust_variant(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let p = check.params();
     let rnd: [u8; 32] = bytes_array(&case.rnd)?;
     let m = variant_msg(case)?;
@@ -108,8 +108,18 @@ fn generate_variant(
     edge: bool,
     src: &mut dyn Source,
 ) -> Result<Case, Exhausted> {
+    Ok(variant_case(check, index, edge, src)?.1)
+}
+
+/// The public key and the sign_variants input number `index` (verify_variants signs it).
+pub(super) fn variant_case(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<(Vec<u8>, Case), Exhausted> {
     let p = &check.params();
-    let (_, sk) = case_keys(p, index, edge, src)?;
+    let (pk, sk) = case_keys(p, index, edge, src)?;
     let mode = if edge {
         [PRE_HASH, EXTERNAL_MU, INTERNAL][index % 3]
     } else {
@@ -165,7 +175,7 @@ fn generate_variant(
             case.note = "Sign_internal on M' as given".into();
         }
     }
-    Ok(case)
+    Ok((pk, case))
 }
 
 pub(super) static SIGN_VARIANTS: Def = Def {

@@ -21,6 +21,7 @@ pub mod native;
 pub mod packing;
 pub mod rare;
 pub mod samplers;
+pub mod verify_variants;
 
 pub use def::{Check, Def, Family, Over, Variant};
 pub use inputs::EDGE_PATTERNS;
@@ -79,6 +80,7 @@ pub static REGISTRY: &[Entry] = &[
         &e2e::SIGN_MALFORMED_SK,
         &e2e_extra::SIGN_VARIANTS,
         &e2e_extra::VERIFY_HOSTILE,
+        &verify_variants::VERIFY_VARIANTS,
         &crafted::VERIFY_CRAFTED,
         &rare::SIGN_RARE,
     ]),
@@ -182,10 +184,13 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     let uses = |field: &str| -> bool {
         match (field, check.def.name) {
             ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),
-            ("bytes", "keygen_{set}" | "sign_variants_{set}") => true,
+            ("bytes", "keygen_{set}" | "sign_variants_{set}" | "verify_variants_{set}") => true,
             ("bytes", n) => !e2e && check.poly_inputs() == 0 && n != "pack_hint_{set}",
             ("scalar", n) => {
-                n == "chknorm" || n == "sign_variants_{set}" || n == "verify_crafted_{set}"
+                n == "chknorm"
+                    || n == "sign_variants_{set}"
+                    || n == "verify_variants_{set}"
+                    || n == "verify_crafted_{set}"
             }
             ("pk" | "sig", _) => verify,
             ("sk", n) => e2e && !verify && n != "keygen_{set}",

@@ -87,23 +87,45 @@ pub fn attempts(
     if sk.len() != p.sk_bytes() {
         return None;
     }
+    let mut mu = [0u8; 64];
+    let mut x = Shake256::default();
+    x.update(&sk[64..128]);
+    x.update(m_prime);
+    x.finalize_xof().read(&mut mu);
+    Some(run(p, sk, &mu, rnd, max)?.0)
+}
+
+/// The signature Sign_internal makes from line 7 on, given mu (external mu), with `sk`
+/// decoded as skDecode does (Alg. 25) and no range check of s1 and s2: what an
+/// implementation that signs with an out-of-range key must produce. `None` if `sk` has the
+/// wrong length or 1,000 attempts do not end the loop.
+pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32]) -> Option<Vec<u8>> {
+    run(p, sk, mu, rnd, 1000)?.1
+}
+
+/// The rejection loop: every attempt, and the signature if one was accepted.
+fn run(
+    p: &Params,
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    max: usize,
+) -> Option<(Vec<Attempt>, Option<Vec<u8>>)> {
+    if sk.len() != p.sk_bytes() {
+        return None;
+    }
     let (k, l) = (p.k, p.l);
     let eta = i64::from(p.eta.value());
     let eb = p.eta.poly_eta_bytes();
-    let (rho, key, tr) = (&sk[..32], &sk[32..64], &sk[64..128]);
+    let (rho, key) = (&sk[..32], &sk[32..64]);
     let s1 = unpack(&sk[128..], p.eta.bits(), l, |v| eta - v);
     let s2 = unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v);
     let t0 = unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v);
-    let mut mu = [0u8; 64];
-    let mut x = Shake256::default();
-    x.update(tr);
-    x.update(m_prime);
-    x.finalize_xof().read(&mut mu);
     let mut rhopp = [0u8; 64];
     let mut x = Shake256::default();
     x.update(key);
     x.update(rnd);
-    x.update(&mu);
+    x.update(mu);
     x.finalize_xof().read(&mut rhopp);
     let g1 = i64::from(p.gamma1.value());
     let g2 = i64::from(p.gamma2.value());
@@ -131,7 +153,7 @@ pub fn attempts(
             .collect();
         let mut ctilde = vec![0u8; p.ctilde_bytes()];
         let mut x = Shake256::default();
-        x.update(&mu);
+        x.update(mu);
         x.update(&spec::w1_encode(p, &w1));
         x.finalize_xof().read(&mut ctilde);
         let c_hat = spec::ntt(&spec::sample_in_ball(p, &ctilde));
@@ -165,15 +187,19 @@ pub fn attempts(
         let ct0: Vec<Poly> = t0.iter().map(|t| mul(&c_hat, t)).collect();
         let ct0_norm = norm(&ct0);
         // MakeHint(-ct0, w - cs2 + ct0) (Alg. 39): HighBits(w - cs2) != HighBits(w - cs2 + ct0).
-        let hints: usize = w_cs2
+        let h: Vec<Vec<u8>> = w_cs2
             .iter()
             .zip(&ct0)
             .map(|(r, c)| {
-                (0..256)
-                    .filter(|&i| spec::decompose(p, r[i] + c[i]).0 != spec::decompose(p, r[i]).0)
-                    .count()
+                (0..=255u8)
+                    .filter(|&i| {
+                        let i = usize::from(i);
+                        spec::decompose(p, r[i] + c[i]).0 != spec::decompose(p, r[i]).0
+                    })
+                    .collect()
             })
-            .sum();
+            .collect();
+        let hints: usize = h.iter().map(Vec::len).sum();
         a.rejected = if a.z >= g1 - beta {
             Some(Rejection::Z)
         } else {
@@ -193,8 +219,20 @@ pub fn attempts(
         let done = a.rejected.is_none();
         out.push(a);
         if done {
-            break;
+            // sigEncode (Alg. 26) with HintBitPack (Alg. 20).
+            let mut sig = ctilde;
+            sig.extend(spec::pack_z(p, &z));
+            let mut counts = Vec::with_capacity(k);
+            let mut list: Vec<u8> = Vec::with_capacity(p.omega);
+            for row in &h {
+                list.extend(row);
+                counts.push(list.len() as u8);
+            }
+            list.resize(p.omega, 0);
+            sig.extend(list);
+            sig.extend(counts);
+            return Some((out, Some(sig)));
         }
     }
-    Some(out)
+    Some((out, None))
 }

@@ -1,0 +1,133 @@
+//! Verification through the other interfaces of FIPS 204: HashML-DSA (Alg. 5), external mu
+//! and Verify_internal (Alg. 8) on M' as given. A case is a `sign_variants` input (the same
+//! fields and the same `scalar` codes) signed by the portable backend, with `pk` and `sig`
+//! added, then left valid or edited. Only accept/reject is compared.
+
+use super::def::{Check, Def, Over, no_polys};
+use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case};
+use super::e2e_extra::{rust_variant, variant_msg};
+use crate::kernels::Kernels;
+use crate::model::{Case, Output, Verdict};
+use crate::peers::Msg;
+use crate::source::{Exhausted, Source};
+use mldsa::prehash::PreHash;
+use mldsa::raw;
+
+/// What a verify_variants case did to the valid signature (or its message).
+pub const EDITS: [&str; 7] = [
+    "valid",
+    "flip a bit of c~",
+    "flip a bit of z",
+    "flip a bit of the hint",
+    "flip a bit of the message (or of mu)",
+    "a different context (pre-hash) or one more message byte",
+    "another pre-hash function (pre-hash) or the signature one byte short",
+];
+
+fn verdict(ok: bool, reason: Option<String>) -> Output {
+    Output {
+        scalar: i64::from(ok),
+        verdict: if ok {
+            Verdict::Accept
+        } else {
+            Verdict::Reject(reason)
+        },
+        ..Output::default()
+    }
+}
+
+fn rust_verify(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+    let p = check.params();
+    let r = match variant_msg(case)? {
+        Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
+            let d = ph.digest(msg);
+            let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
+            raw::verify_internal(b.kind(), &p, &case.pk, &parts, &case.sig)
+        }),
+        Msg::Mu(mu) => raw::verify_mu(b.kind(), &p, &case.pk, mu, &case.sig),
+        Msg::Internal(m) => raw::verify_internal(b.kind(), &p, &case.pk, &[m], &case.sig),
+        Msg::Pure { .. } => unreachable!("variant_msg never makes a pure case"),
+    };
+    Some(verdict(r.is_ok(), r.err().map(|e| e.to_string())))
+}
+
+fn generate(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let (pk, mut case) = variant_case(check, index, edge, src)?;
+    case.pk = pk;
+    let signer = Check {
+        def: &SIGN_VARIANTS,
+        variant: check.variant,
+    };
+    // If the reference itself cannot sign (a faulty kernel), verify an all-zero signature
+    // instead: sign_variants reports the fault.
+    case.sig = rust_variant(&mldsa::backend::Portable, signer, &case)
+        .filter(|o| o.verdict == Verdict::Signed)
+        .map_or_else(|| vec![0; p.sig_bytes()], |o| o.bytes);
+    case.sk = Vec::new();
+    let edit = if edge || src.chance(1, 2)? {
+        0
+    } else {
+        src.int_in(1, EDITS.len() as i64 - 1)? as usize
+    };
+    let (cb, hint) = (p.ctilde_bytes(), p.sig_bytes() - p.omega - p.k);
+    let flip = |src: &mut dyn Source, v: &mut Vec<u8>, lo: usize, hi: usize| {
+        let at = src.int_in(lo as i64, hi as i64 - 1)? as usize;
+        v[at] ^= 1 << src.int_in(0, 7)?;
+        Ok::<(), Exhausted>(())
+    };
+    match edit {
+        0 => {}
+        1 => flip(src, &mut case.sig, 0, cb)?,
+        2 => flip(src, &mut case.sig, cb, hint)?,
+        3 => flip(src, &mut case.sig, hint, p.sig_bytes())?,
+        4 if !case.msg.is_empty() => {
+            let n = case.msg.len();
+            flip(src, &mut case.msg, 0, n)?;
+        }
+        5 if case.scalar == PRE_HASH && case.ctx.len() < 255 => case.ctx.push(0x63),
+        6 if case.scalar == PRE_HASH => {
+            let n = PreHash::ALL.len() as u8;
+            case.bytes[0] = (case.bytes[0] + 1 + src.int_in(0, i64::from(n) - 2)? as u8) % n;
+        }
+        6 => {
+            case.sig.pop();
+        }
+        _ if case.scalar != EXTERNAL_MU => case.msg.push(0x61),
+        _ => flip(src, &mut case.sig, 0, cb)?,
+    }
+    case.note = format!("{}; {}", case.note, EDITS[edit]);
+    debug_assert!([PRE_HASH, EXTERNAL_MU, INTERNAL].contains(&case.scalar));
+    Ok(case)
+}
+
+/// verify_variants_{set}.
+pub(super) static VERIFY_VARIANTS: Def = Def {
+    name: "verify_variants_{set}",
+    over: Over::Sets,
+    family: super::def::Family::EndToEnd,
+    kernels: &[],
+    contract: None,
+    about: Some(|_| {
+        "pk, signature (valid or edited), and HashML-DSA (12 pre-hashes; msg, ctx) | external \
+         mu | Verify_internal (M') -> accept/reject; agreement (an implementation without \
+         that interface does not answer)"
+            .into()
+    }),
+    planted: "unpack_hint",
+    poly_inputs: no_polys,
+    edge_cases: 3,
+    generate,
+    rust: rust_verify,
+    c: None,
+    native: None,
+    peer: Some(|peer, check, case| {
+        let ok = peer.verify(&check.params(), &case.pk, variant_msg(case)?, &case.sig)?;
+        Some(verdict(ok, None))
+    }),
+};

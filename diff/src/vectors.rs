@@ -1,0 +1,495 @@
+//! Every published vector through every implementation: NIST ACVP (keyGen, sigGen, sigGen
+//! tr1, sigVer) and C2SP Wycheproof (sign with seed, sign with expanded key, verify), each
+//! case turned into the input of the end-to-end check that asks the same question
+//! (`keygen`, `sign`, `sign_malformed_sk`, `sign_variants`, `verify`, `verify_variants`),
+//! run on every implementation that answers it, and judged against the vector's expected
+//! result. An implementation whose answer differs is either covered by a stated deviation
+//! (`known`: then its answer must be exactly the one the entry computes) or a finding.
+//! `mldsa-diff vectors` prints the table of who passes which file; `diff/tests/vectors.rs`
+//! asserts it.
+
+use crate::check::Check;
+use crate::check::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH};
+use crate::known::{self, Expected};
+use crate::model::{Case, Output, Verdict};
+use crate::oracle::Oracle;
+use mldsa::prehash::PreHash;
+use mldsa_kat::acvp;
+use mldsa_kat::wycheproof::{self, Expected as WExpected, FileKind, GroupKey};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What FIPS 204 (the vector) demands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Exactly these bytes (pk || sk, or a signature).
+    Bytes(Vec<u8>),
+    /// Accept (true) or reject.
+    Accept(bool),
+    /// The signer must refuse (any error).
+    Refuse,
+}
+
+/// One vector as a check's input.
+#[derive(Clone, Debug)]
+pub struct Vector {
+    /// The file and interface it belongs to ("acvp sigGen: pre-hash", a Wycheproof file).
+    pub file: String,
+    /// Its id in the file (tgId/tcId).
+    pub id: String,
+    /// The check that asks the same question.
+    pub check: Check,
+    /// The input.
+    pub case: Case,
+    /// The answer demanded.
+    pub want: Want,
+}
+
+/// A vector no check can take, with why (counted and printed, never passed).
+#[derive(Clone, Debug)]
+pub struct NotRun {
+    /// File.
+    pub file: String,
+    /// Id.
+    pub id: String,
+    /// Why.
+    pub why: String,
+}
+
+fn check(name: &str, p: &mldsa::Params) -> Result<Check, String> {
+    let n = format!("{name}_{}", &p.name[7..]);
+    Check::from_name(&n).ok_or_else(|| format!("no check {n}"))
+}
+
+fn rnd_of(c: &acvp::Case<'_>) -> Result<Vec<u8>, String> {
+    if c.flag("deterministic") {
+        Ok(vec![0; 32])
+    } else {
+        c.hex("rnd")
+    }
+}
+
+/// The message fields of an ACVP signing or verifying case: (check stem, scalar, bytes,
+/// msg, ctx, interface label).
+type MsgFields = (&'static str, i64, Vec<u8>, Vec<u8>, Vec<u8>, &'static str);
+
+fn acvp_msg(c: &acvp::Case<'_>, verify: bool) -> Result<MsgFields, String> {
+    let (pure, variant) = if verify {
+        ("verify", "verify_variants")
+    } else {
+        ("sign", "sign_variants")
+    };
+    if c.str_field("signatureInterface") == "internal" {
+        if c.flag("externalMu") {
+            return Ok((
+                variant,
+                EXTERNAL_MU,
+                vec![],
+                c.hex("mu")?,
+                vec![],
+                "external mu",
+            ));
+        }
+        return Ok((
+            variant,
+            INTERNAL,
+            vec![],
+            c.hex("message")?,
+            vec![],
+            "internal",
+        ));
+    }
+    let (msg, ctx) = (c.hex("message")?, c.hex("context")?);
+    if c.str_field("preHash") == "preHash" {
+        let name = c.test["hashAlg"].as_str().unwrap_or_default();
+        let ph = PreHash::ALL
+            .iter()
+            .position(|h| Some(*h) == PreHash::from_name(name))
+            .ok_or_else(|| format!("{}: unknown hashAlg {name}", c.id()))?;
+        return Ok((variant, PRE_HASH, vec![ph as u8], msg, ctx, "pre-hash"));
+    }
+    Ok((pure, 0, vec![], msg, ctx, "pure"))
+}
+
+/// Every ACVP case as a check input.
+pub fn acvp_vectors(dir: &Path) -> Result<Vec<Vector>, String> {
+    let mut v = Vec::new();
+    acvp::for_each_case(dir, "ML-DSA-keyGen-FIPS204", |c| {
+        let p = c.params()?;
+        v.push(Vector {
+            file: "acvp keyGen".into(),
+            id: c.id(),
+            check: check("keygen", &p)?,
+            case: Case {
+                bytes: c.hex("seed")?,
+                ..Case::default()
+            },
+            want: Want::Bytes([c.hex("pk")?, c.hex("sk")?].concat()),
+        });
+        Ok(())
+    })?;
+    for (name, label) in [
+        ("ML-DSA-sigGen-FIPS204", "acvp sigGen"),
+        ("ML-DSA-sigGen-FIPS204-tr1", "acvp sigGen tr1"),
+    ] {
+        acvp::for_each_case(dir, name, |c| {
+            let p = c.params()?;
+            // Seed-format keys (tr1): the expanded key is KeyGen_internal's, whose own
+            // vectors (keyGen, above) every implementation is judged on.
+            let sk = if c.str_field("keyFormat") == "seed" {
+                let xi = c.hex("seed")?;
+                if xi.len() != 32 {
+                    return Err(format!("{}: seed is not 32 bytes", c.id()));
+                }
+                crate::check::e2e::keygen(&p, &xi).1
+            } else {
+                c.hex("sk")?
+            };
+            let (stem, scalar, bytes, msg, ctx, iface) = acvp_msg(c, false)?;
+            v.push(Vector {
+                file: format!("{label}: {iface}"),
+                id: c.id(),
+                check: check(stem, &p)?,
+                case: Case {
+                    sk,
+                    scalar,
+                    bytes,
+                    msg,
+                    ctx,
+                    rnd: rnd_of(c)?,
+                    ..Case::default()
+                },
+                want: Want::Bytes(c.hex("signature")?),
+            });
+            Ok(())
+        })?;
+    }
+    acvp::for_each_case(dir, "ML-DSA-sigVer-FIPS204", |c| {
+        let p = c.params()?;
+        let (stem, scalar, bytes, msg, ctx, iface) = acvp_msg(c, true)?;
+        let passed = c.expected["testPassed"]
+            .as_bool()
+            .ok_or_else(|| format!("{}: no testPassed", c.id()))?;
+        v.push(Vector {
+            file: format!("acvp sigVer: {iface}"),
+            id: c.id(),
+            check: check(stem, &p)?,
+            case: Case {
+                pk: c.hex("pk")?,
+                sig: c.hex("signature")?,
+                scalar,
+                bytes,
+                msg,
+                ctx,
+                ..Case::default()
+            },
+            want: Want::Accept(passed),
+        });
+        Ok(())
+    })?;
+    Ok(v)
+}
+
+/// Every Wycheproof case as a check input (and the ones no check can take).
+pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), String> {
+    let (mut v, mut not_run) = (Vec::new(), Vec::new());
+    for spec in wycheproof::FILES {
+        let file = wycheproof::load(dir, spec)?;
+        let p = spec.params;
+        for (g, c) in file.cases() {
+            let id = format!("tcId {}", c.tc_id);
+            if c.result == WExpected::Acceptable {
+                return Err(format!("{} {id}: an acceptable case", spec.name));
+            }
+            let valid = c.result == WExpected::Valid;
+            let sk = match (&g.key, spec.kind) {
+                (GroupKey::None { .. }, FileKind::Verify) => {
+                    v.push(Vector {
+                        file: spec.name.into(),
+                        id,
+                        check: check("verify", &p)?,
+                        case: Case {
+                            pk: g.public_key.clone().unwrap_or_default(),
+                            msg: c.msg.clone().unwrap_or_default(),
+                            ctx: c.ctx().to_vec(),
+                            sig: c.sig.clone(),
+                            ..Case::default()
+                        },
+                        want: Want::Accept(valid),
+                    });
+                    continue;
+                }
+                (GroupKey::Seed { private_seed, .. }, _) if private_seed.len() != 32 => {
+                    not_run.push(NotRun {
+                        file: spec.name.into(),
+                        id,
+                        why: format!(
+                            "a {}-byte seed: every implementation's KeyGen takes exactly 32 bytes",
+                            private_seed.len()
+                        ),
+                    });
+                    continue;
+                }
+                (GroupKey::Seed { private_seed, .. }, _) => {
+                    crate::check::e2e::keygen(&p, private_seed).1
+                }
+                (GroupKey::Expanded { private_key }, _) => private_key.clone(),
+                _ => {
+                    return Err(format!(
+                        "{} {id}: a group without the file's key",
+                        spec.name
+                    ));
+                }
+            };
+            let want = if valid {
+                Want::Bytes(c.sig.clone())
+            } else {
+                Want::Refuse
+            };
+            let rnd = c.rnd.clone().unwrap_or_else(|| vec![0; 32]);
+            let malformed = c.flags.iter().any(|f| f == "InvalidPrivateKey");
+            if let Some(msg) = &c.msg {
+                v.push(Vector {
+                    file: spec.name.into(),
+                    id: id.clone(),
+                    check: check(
+                        if malformed {
+                            "sign_malformed_sk"
+                        } else {
+                            "sign"
+                        },
+                        &p,
+                    )?,
+                    case: Case {
+                        sk: sk.clone(),
+                        msg: msg.clone(),
+                        ctx: c.ctx().to_vec(),
+                        rnd: rnd.clone(),
+                        ..Case::default()
+                    },
+                    want: want.clone(),
+                });
+            }
+            if let Some(mu) = &c.mu {
+                v.push(Vector {
+                    file: format!("{}: mu", spec.name),
+                    id,
+                    check: check("sign_variants", &p)?,
+                    case: Case {
+                        sk,
+                        scalar: EXTERNAL_MU,
+                        msg: mu.clone(),
+                        rnd,
+                        ..Case::default()
+                    },
+                    want,
+                });
+            }
+        }
+    }
+    Ok((v, not_run))
+}
+
+/// How one implementation answered one vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// What FIPS 204 demands.
+    Right,
+    /// Other than FIPS 204, exactly as the implementation's stated deviation computes.
+    Known,
+    /// Other than FIPS 204 and not predicted: a finding.
+    Wrong,
+    /// It has no interface for this input.
+    Unanswered,
+}
+
+fn meets(check: Check, want: &Want, out: &Output) -> bool {
+    match want {
+        Want::Bytes(b) => out.bytes == *b && !matches!(out.verdict, Verdict::Error(_)),
+        Want::Accept(a) => out.scalar == i64::from(*a),
+        Want::Refuse => {
+            let _ = check;
+            matches!(out.verdict, Verdict::Error(_))
+        }
+    }
+}
+
+/// Judges `o` on `v`.
+pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
+    let Some(out) = o.run(v.check, &v.case) else {
+        return Outcome::Unanswered;
+    };
+    if meets(v.check, &v.want, &out) {
+        return Outcome::Right;
+    }
+    let stated = if v.check.def.name == "verify_{set}" {
+        known::verifier_deviation(o.name()).map(|l| {
+            let c = &v.case;
+            let ok =
+                crate::craft::spec::verify(&v.check.params(), &c.pk, &c.msg, &c.ctx, &c.sig, l);
+            out.scalar == i64::from(ok)
+        })
+    } else {
+        known::find(v.check, o.name(), o.origin())
+            .filter(|k| k.deviation)
+            .map(|k| {
+                let reference =
+                    crate::oracle::run_rust(&mldsa::backend::Portable, v.check, &v.case)
+                        .unwrap_or_default();
+                match (k.expect)(v.check, &v.case, &reference) {
+                    Expected::Output(want) => crate::judge::compare(v.check, &want, &out).is_none(),
+                    Expected::Verdict(want) => want.kind() == out.verdict.kind(),
+                }
+            })
+    };
+    if stated == Some(true) {
+        Outcome::Known
+    } else {
+        Outcome::Wrong
+    }
+}
+
+/// One cell of the table.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    /// Right answers.
+    pub right: usize,
+    /// Stated deviations.
+    pub known: usize,
+    /// Findings (vector ids).
+    pub wrong: Vec<String>,
+    /// Inputs it has no interface for.
+    pub unanswered: usize,
+}
+
+/// The table: (file, implementation) -> row.
+pub type Table = BTreeMap<(String, &'static str), Row>;
+
+/// Runs every vector through every oracle (on every core: the vectors split in chunks).
+pub fn run(vectors: &[Vector], oracles: &[Box<dyn Oracle>]) -> Table {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = vectors.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<(usize, usize, Outcome)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = vectors
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, vs)| {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for (i, v) in vs.iter().enumerate() {
+                        for (j, o) in oracles.iter().enumerate() {
+                            out.push((c * chunk + i, j, judge(o.as_ref(), v)));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a vector run panicked"))
+            .collect()
+    });
+    let mut t = Table::new();
+    for (i, j, outcome) in parts.into_iter().flatten() {
+        let v = &vectors[i];
+        let row = t.entry((v.file.clone(), oracles[j].name())).or_default();
+        match outcome {
+            Outcome::Right => row.right += 1,
+            Outcome::Known => row.known += 1,
+            Outcome::Wrong => row.wrong.push(v.id.clone()),
+            Outcome::Unanswered => row.unanswered += 1,
+        }
+    }
+    t
+}
+
+/// The table as text: one line per file, one column per implementation, each cell
+/// `right[+known][!wrong]` or `-` where it answered nothing; `n/a` lines for vectors no
+/// check can take.
+pub fn render(t: &Table, names: &[&str], not_run: &[NotRun]) -> String {
+    let mut files: Vec<&String> = t.keys().map(|(f, _)| f).collect();
+    files.dedup();
+    let w = files.iter().map(|f| f.len()).max().unwrap_or(4).max(4);
+    let mut s = format!("{:<w$} {:>5}", "file", "cases");
+    for n in names {
+        s += &format!(" {n:>17}");
+    }
+    s.push('\n');
+    for f in files {
+        let total = t
+            .iter()
+            .find(|((ff, _), _)| ff == f)
+            .map(|(_, r)| r.right + r.known + r.wrong.len() + r.unanswered)
+            .unwrap_or(0);
+        s += &format!("{f:<w$} {total:>5}");
+        for n in names {
+            let cell = match t.get(&(f.clone(), *n)) {
+                None => "?".to_string(),
+                Some(r) if r.unanswered == total => "-".to_string(),
+                Some(r) => {
+                    let mut c = r.right.to_string();
+                    if r.known > 0 {
+                        c += &format!("+{}k", r.known);
+                    }
+                    if !r.wrong.is_empty() {
+                        c += &format!("!{}", r.wrong.len());
+                    }
+                    if r.unanswered > 0 {
+                        c += &format!("/{}", total - r.unanswered);
+                    }
+                    c
+                }
+            };
+            s += &format!(" {cell:>17}");
+        }
+        s.push('\n');
+    }
+    s += "cell: right answers; +Nk: stated deviations (known.rs), asserted exactly; !N: wrong \
+          (a finding); /N: of N it answered; -: no interface for these inputs\n";
+    for n in not_run {
+        s += &format!("n/a: {} {}: {}\n", n.file, n.id, n.why);
+    }
+    s
+}
+
+/// Every vector's results.
+#[derive(Debug)]
+pub struct Results {
+    /// The table.
+    pub table: Table,
+    /// The implementations, in column order.
+    pub names: Vec<&'static str>,
+    /// Vectors no check can take.
+    pub not_run: Vec<NotRun>,
+    /// Vectors run.
+    pub vectors: usize,
+}
+
+impl Results {
+    /// The table as text.
+    pub fn render(&self) -> String {
+        render(&self.table, &self.names, &self.not_run)
+    }
+    /// Every wrong answer, one line per (file, implementation).
+    pub fn findings(&self) -> Vec<String> {
+        self.table
+            .iter()
+            .filter(|(_, r)| !r.wrong.is_empty())
+            .map(|((f, n), r)| format!("{n} on {f}: {}", r.wrong.join(", ")))
+            .collect()
+    }
+}
+
+/// Loads every vector from `dir` and runs it through `oracles`.
+pub fn run_all(dir: &Path, oracles: &[Box<dyn Oracle>]) -> Result<Results, String> {
+    let mut vectors = acvp_vectors(dir)?;
+    let (w, not_run) = wycheproof_vectors(dir)?;
+    vectors.extend(w);
+    Ok(Results {
+        table: run(&vectors, oracles),
+        names: oracles.iter().map(|o| o.name()).collect(),
+        not_run,
+        vectors: vectors.len(),
+    })
+}
