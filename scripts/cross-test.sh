@@ -3,7 +3,8 @@
 # another architecture under emulation.
 #
 #   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
-#                         [--require LIST] [--no-check] [--runner cross|cargo]
+#                         [--require LIST] [--no-check] [--skip-vectors]
+#                         [--runner cross|cargo]
 #
 # TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
 # --qemu-cpu CPU   the emulated CPU (QEMU_CPU): on aarch64 `max` has the SHA3 instructions,
@@ -14,6 +15,9 @@
 #                  (plus neon-plain with --qemu-cpu max; without c-aarch64 with another
 #                  --qemu-cpu: PQClean's aarch64 code needs SHA3); on s390x: mldsa-native.
 # --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
+# --skip-vectors   leave the run of every published vector through every implementation
+#                  (diff/tests/vectors.rs, about 90 s under QEMU) to another leg; the KATs
+#                  still run every vector through this crate's backends here.
 # --runner         `cross` (needs docker or podman; installs cross 0.2.5 from crates.io if
 #                  missing, builds the target's image from Debian's packages with
 #                  scripts/cross-images.sh if missing; Cross.toml configures it) or
@@ -25,7 +29,7 @@
 # digest (diff/transcript.expected).
 set -euo pipefail
 
-usage() { sed -n 2,22p "$0"; }
+usage() { sed -n 2,26p "$0"; }
 need_value() {
     if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
         echo "cross-test.sh: $1 needs a value" >&2
@@ -39,6 +43,7 @@ e2e=50
 qemu_cpu=""
 require=""
 run_check=1
+skip_vectors=0
 runner_choice=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -48,6 +53,7 @@ while [ $# -gt 0 ]; do
         --qemu-cpu) need_value "$@"; qemu_cpu=$2; shift 2 ;;
         --require) need_value "$@"; require=$2; shift 2 ;;
         --no-check) run_check=0; shift ;;
+        --skip-vectors) skip_vectors=1; shift ;;
         --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
         -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) [ -z "$target" ] || { echo "cross-test.sh: one target only" >&2; exit 2; }; target=$1; shift ;;
@@ -167,7 +173,12 @@ esac
 # The workspace tests include every known-answer test (NIST KATs, ACVP, Wycheproof) on every
 # backend the target has, and the kernel tests of every SIMD backend.
 echo "== workspace tests on $target (required: ${require:-nothing beyond portable})"
-"${runner[@]}" test --workspace --target "$target"
+test_args=()
+if [ "$skip_vectors" = 1 ]; then
+    echo "   (--skip-vectors: every_published_vector_through_every_implementation runs on another leg)"
+    test_args=(-- --skip every_published_vector_through_every_implementation)
+fi
+"${runner[@]}" test --workspace --target "$target" "${test_args[@]}"
 echo "== transcript on $target"
 for b in "${backends[@]}"; do
     "${runner[@]}" run --release --target "$target" -p mldsa-diff -- transcript --backend "$b"
