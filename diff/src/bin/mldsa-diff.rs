@@ -116,6 +116,10 @@ enum Command {
         /// Print only the public-API fuzz targets (api_verify, api_sign), one per line.
         #[arg(long, conflicts_with = "names")]
         api_targets: bool,
+        /// Print the table of which implementation passes which published-vector file (runs
+        /// them all, as `mldsa-diff vectors` does; needs MLDSA_VECTORS).
+        #[arg(long, conflicts_with_all = ["names", "api_targets"])]
+        vectors: bool,
     },
     /// Write fuzz seed corpora: each check's edge cases and COUNT random valid inputs, as the
     /// bytes the fuzz targets decode, into OUT/<check>/.
@@ -231,6 +235,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 .for_each(|t| println!("{t}"));
             Ok(ExitCode::SUCCESS)
         }
+        Command::List { vectors: true, .. } => vectors(),
         Command::List { names, .. } => list(names),
         Command::Check {
             cases,
@@ -326,6 +331,10 @@ fn list(names_only: bool) -> Result<ExitCode, String> {
         Check::all().iter().for_each(|c| println!("{}", c.name()));
     } else {
         print!("{}", mldsa_diff::listing::render());
+        println!(
+            "\nWho passes which published-vector file: `mldsa-diff list --vectors` (runs every \
+             ACVP and Wycheproof vector through every implementation here)."
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
