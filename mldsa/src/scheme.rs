@@ -193,8 +193,8 @@ pub(crate) fn unpack_sk_into<B: Backend>(
     for (i, s) in parts.s2[..p.k].iter_mut().enumerate() {
         ok &= Checked(b).unpack_eta(p.eta, s, &s2b[i * eb..(i + 1) * eb]);
     }
-    for (i, c) in t0b.chunks_exact(POLY_T0_BYTES).enumerate() {
-        Checked(b).unpack_t0(&mut parts.t0[i], c);
+    for (i, t) in parts.t0[..p.k].iter_mut().enumerate() {
+        Checked(b).unpack_t0(t, &t0b[i * POLY_T0_BYTES..(i + 1) * POLY_T0_BYTES]);
     }
     // Declassified: whether the key is well formed (the only bit this check reveals).
     if ct::declassify(ok) {
@@ -209,8 +209,9 @@ fn pack_sig<B: Backend>(b: B, p: &Params, ctilde: &[u8], z: &[Poly], h: &[Poly],
     let cb = p.ctilde_bytes();
     let zb = p.gamma1.poly_z_bytes();
     sig[..cb].copy_from_slice(ctilde);
-    for (i, c) in sig[cb..cb + p.l * zb].chunks_exact_mut(zb).enumerate() {
-        Checked(b).pack_z(p.gamma1, c, &z[i]);
+    // By offset, not `chunks_exact_mut(zb)` (zb known at run time): see unpack_sk_into.
+    for (i, zi) in z[..p.l].iter().enumerate() {
+        Checked(b).pack_z(p.gamma1, &mut sig[cb + i * zb..cb + (i + 1) * zb], zi);
     }
     Checked(b).pack_hint(&mut sig[cb + p.l * zb..], &h[..p.k], p.omega);
 }
