@@ -16,11 +16,12 @@
 # udivr/sdivr), s390x d/dr/dl/dlr/dlg/dlgr/dsg/dsgr/dsgf/dsgfr, dp, and the vector
 # vd/vdl/vr/vrl; or a call of a divide helper (__udivti3, __divdi3, ..., u128_div_rem).
 # Needs objdump for each target (Debian: binutils, binutils-<triple>), the cross gcc
-# (gcc-<triple>), the rustup target; installed (apt-get as root, rustup) when missing.
+# (gcc-<triple>, libc6-dev-<arch>-cross) and the rustup target; installs them when missing
+# (apt-get as root, rustup target add), or names the missing package and fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 need() {
     if [ "$#" -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
         echo "ct-divides.sh: option $1 needs a value" >&2
@@ -70,7 +71,9 @@ for t in "${targets[@]}"; do
         command -v objdump >/dev/null || missing_pkgs+=(binutils)
     else
         command -v "$g-objdump" >/dev/null || missing_pkgs+=("binutils-${g//_/-}")
-        command -v "$g-gcc" >/dev/null || missing_pkgs+=("gcc-${g//_/-}")
+        # The C library too: the cross gcc only recommends it.
+        case "$t" in aarch64-*) debarch=arm64 ;; x86_64-*) debarch=amd64 ;; *) debarch=${t%%-*} ;; esac
+        command -v "$g-gcc" >/dev/null || missing_pkgs+=("gcc-${g//_/-}" "libc6-dev-$debarch-cross")
         grep -qx "$t" <<<"$installed_targets" || missing_targets+=("$t")
     fi
 done
