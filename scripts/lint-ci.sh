@@ -124,6 +124,7 @@ cli() {
     for o in --backend --keys --sigs; do
         check_missing_value bash scripts/ct-valgrind.sh "$o"
     done
+    check_missing_value bash scripts/ct-divides.sh --target
     return "$cli_errors"
 }
 run script-cli cli

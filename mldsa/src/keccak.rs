@@ -35,10 +35,18 @@ impl<B: core::fmt::Debug, const RATE: usize> core::fmt::Debug for Shake<B, RATE>
     }
 }
 
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+)]
 fn xor_byte(state: &mut [u64], pos: usize, byte: u8) {
     state[pos / 8] ^= u64::from(byte) << (8 * (pos % 8));
 }
 
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+)]
 fn get_byte(state: &[u64], pos: usize) -> u8 {
     (state[pos / 8] >> (8 * (pos % 8))) as u8
 }
@@ -62,6 +70,10 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
     ///
     /// # Panics
     /// If called after squeezing started (a programming error).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+    )]
     pub fn absorb(&mut self, mut data: &[u8]) -> &mut Self {
         assert!(!self.squeezing, "absorb after squeeze");
         // Byte-wise up to a lane boundary, then whole lanes, then the tail.
@@ -100,6 +112,10 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
     }
 
     /// Squeezes `out.len()` more bytes of output.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+    )]
     pub fn squeeze(&mut self, out: &mut [u8]) {
         if !self.squeezing {
             self.finalize();
@@ -203,6 +219,10 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
     ///
     /// # Panics
     /// If there are not `4 S` inputs, they differ in length, or the sponges were used.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+    )]
     pub fn absorb_once(&mut self, inputs: &[&[u8]]) {
         let len = inputs[0].len();
         assert!(
@@ -248,6 +268,10 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
 
     /// Squeezes whole blocks into `4 S` outputs: each `outs[j].len()` must be the same
     /// multiple of `RATE`. The first call returns the first block of output.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
+    )]
     pub fn squeeze_blocks(&mut self, outs: &mut [&mut [u8]]) {
         let len = outs[0].len();
         assert!(

@@ -19,6 +19,10 @@
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+// No variable-latency divide on a secret (issue #21): every `/` and `%` in the library is
+// either rewritten without division or allowed at its site with the public value it divides
+// (README, "Constant-time test"). Test code is exempt.
+#![cfg_attr(not(test), deny(clippy::integer_division_remainder_used))]
 
 #[cfg(feature = "std")]
 extern crate std;

@@ -28,8 +28,22 @@ pub enum Gamma2 {
     QMinus1Over32,
 }
 
+// m as written in FIPS 204.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time check of constants"
+)]
+const _: () = {
+    assert!(Gamma2::QMinus1Over88.m() == (Q - 1) / (2 * Gamma2::QMinus1Over88.value()));
+    assert!(Gamma2::QMinus1Over32.m() == (Q - 1) / (2 * Gamma2::QMinus1Over32.value()));
+};
+
 impl Gamma2 {
     /// The numeric value of gamma2.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "the constants (q - 1) / 88 and (q - 1) / 32, folded at compile time"
+    )]
     pub const fn value(self) -> i32 {
         match self {
             Gamma2::QMinus1Over88 => (Q - 1) / 88,
@@ -38,7 +52,13 @@ impl Gamma2 {
     }
     /// m = (q-1)/(2*gamma2): high bits lie in [0, m).
     pub const fn m(self) -> i32 {
-        (Q - 1) / (2 * self.value())
+        // A match, not the division: decompose calls this on the signing path, where gamma2
+        // may be known only at run time, and a division would then be a divide instruction.
+        // The constants are checked against the division at compile time (below the enum).
+        match self {
+            Gamma2::QMinus1Over88 => 44,
+            Gamma2::QMinus1Over32 => 16,
+        }
     }
     /// Bits per coefficient of a packed w1 polynomial: bitlen(m - 1).
     pub const fn w1_bits(self) -> usize {
@@ -48,6 +68,10 @@ impl Gamma2 {
         }
     }
     /// Bytes of one packed w1 polynomial.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "a public length: the constant N times a public bit width, divided by the constant 8 (a shift)"
+    )]
     pub const fn poly_w1_bytes(self) -> usize {
         N * self.w1_bits() / 8
     }
@@ -78,6 +102,10 @@ impl Gamma1 {
         }
     }
     /// Bytes of one packed z polynomial.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "a public length: the constant N times a public bit width, divided by the constant 8 (a shift)"
+    )]
     pub const fn poly_z_bytes(self) -> usize {
         N * self.z_bits() / 8
     }
@@ -108,6 +136,10 @@ impl Eta {
         }
     }
     /// Bytes of one packed s1/s2 polynomial.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "a public length: the constant N times a public bit width, divided by the constant 8 (a shift)"
+    )]
     pub const fn poly_eta_bytes(self) -> usize {
         N * self.bits() / 8
     }
@@ -140,6 +172,10 @@ pub struct Params {
 
 impl Params {
     /// Length of the commitment hash c~ (lambda/4 bytes).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "a public length: the public lambda divided by the constant 4 (a shift)"
+    )]
     pub const fn ctilde_bytes(&self) -> usize {
         self.lambda / 4
     }

@@ -194,6 +194,34 @@ pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     });
 }
 
+/// ceil(2^32 / l) for l = 1..=8 (entry 0 unused): the reciprocals of [`div_rem_small`].
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "evaluated at compile time: divides the constant 2^32 by the constants 1..=8"
+)]
+const RECIP32: [u64; 9] = {
+    let mut r = [0u64; 9];
+    let mut l = 1;
+    while l <= 8 {
+        r[l] = (1u64 << 32).div_ceil(l as u64);
+        l += 1;
+    }
+    r
+};
+
+/// (floor(i / l), i mod l) for 1 <= l <= 8 and i < 2^29, by a multiplication: no divide
+/// instruction (its latency varies with the operands), although both are public here (an
+/// entry index of A-hat and l). Proof: R = ceil(2^32 / l) = (2^32 + d) / l with 0 <= d < l,
+/// so for i = q l + r (0 <= r < l) i R / 2^32 = q + r / l + i d / (l 2^32), and
+/// i d < 2^29 * 8 = 2^32 makes the last term below 1 / l: the sum is in [q, q + 1). (The test
+/// `div_rem_small_is_division` checks it for every i < 2^12.)
+#[inline(always)]
+fn div_rem_small(i: usize, l: usize) -> (usize, usize) {
+    debug_assert!((1..=8).contains(&l) && i < 1 << 29);
+    let q = ((i as u64 * RECIP32[l]) >> 32) as usize;
+    (q, i - q * l)
+}
+
 /// Entries `first .. first + count` of A-hat (FIPS 204 Alg. 32, entry `i` = A-hat\[i / l\]\[i
 /// % l\] = RejNTTPoly(rho || i % l || i / l)), sampled into the polynomials `dest` yields, in
 /// that order, and put in the backend's NTT order.
@@ -206,10 +234,10 @@ fn sample_entries<'a, B: Backend>(
     dest: impl Iterator<Item = &'a mut Poly>,
 ) {
     let seed = |i: usize, x: &mut [u8; 34]| {
-        let i = first + i;
+        let (row, col) = div_rem_small(first + i, p.l);
         x[..32].copy_from_slice(rho);
-        x[32] = (i % p.l) as u8;
-        x[33] = (i / p.l) as u8;
+        x[32] = col as u8;
+        x[33] = row as u8;
     };
     rej_sample::<B, SHAKE128_RATE, 34>(
         b,
@@ -243,6 +271,8 @@ pub struct MatrixRows<'p, 'a, B> {
     p: &'p Params,
     rho: [u8; 32],
     buf: &'a mut [Poly],
+    /// Rows per batch: `buf.len() / l`.
+    batch: usize,
     /// Rows `next - in_batch .. next` of the matrix are in `buf`, the first of them at
     /// `buf[0..l]`; `used` of them have been handed out.
     next: usize,
@@ -266,6 +296,7 @@ impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
             b,
             p,
             rho: *rho,
+            batch: div_rem_small(buf.len(), p.l).0,
             buf,
             next: 0,
             in_batch: 0,
@@ -280,7 +311,7 @@ impl<'p, 'a, B: Backend> MatrixRows<'p, 'a, B> {
             if self.next == k {
                 return None;
             }
-            let n = (k - self.next).min(self.buf.len() / l);
+            let n = (k - self.next).min(self.batch);
             let dest = self.buf[..n * l].iter_mut();
             sample_entries(self.b, self.p, &self.rho, self.next * l, n * l, dest);
             self.next += n;
@@ -559,6 +590,15 @@ mod tests {
     use super::*;
     use crate::backend::Portable;
     use crate::params::ALL_PARAMS;
+
+    #[test]
+    fn div_rem_small_is_division() {
+        for l in 1..=8 {
+            for i in (0..1 << 12).chain([(1 << 29) - 1, (1 << 29) - 8, (1 << 28) + 3]) {
+                assert_eq!(div_rem_small(i, l), (i / l, i % l), "i = {i}, l = {l}");
+            }
+        }
+    }
 
     #[test]
     #[allow(clippy::needless_range_loop)]

@@ -110,6 +110,10 @@ impl<B: Backend> Checked<B> {
         self.0.use_hint(g, out, a, h);
         check!(c.output[0], "use_hint", out);
     }
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "the contract's constant bound (q - 1) / 8, in a debug assertion"
+    )]
     pub(crate) fn chknorm(self, a: &Poly, bound: i32) -> bool {
         check!(contract::CHKNORM.input[0], "chknorm", a);
         debug_assert!(

@@ -117,6 +117,10 @@ pub const INVNTT_TOMONT: Contract = c1(
 );
 
 /// Output bound of `invntt_tomont`.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: (q - 1) / 2"
+)]
 pub const INVNTT_OUT: Bounds = Bounds::centered((Q - 1) / 2 + (1 << 20));
 
 /// `pointwise_montgomery`: both inputs |x| < 9q (NTT outputs); |c| < q out.

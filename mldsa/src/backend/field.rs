@@ -10,11 +10,19 @@ use crate::params::{D, Gamma2, N};
 /// q^-1 mod 2^32.
 pub const QINV: i32 = 58_728_449;
 /// 2^32 mod q (the Montgomery factor R).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: 2^32 mod q"
+)]
 pub const MONT: i64 = (1i64 << 32) % Q as i64;
 
 const _: () = assert!(Q.wrapping_mul(QINV) == 1);
 
 /// base^e mod q, at compile time.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "in this crate run at compile time only (the zetas, INVNTT_F): constants mod the constant q"
+)]
 pub const fn pow_mod(base: i64, mut e: u32) -> i64 {
     let q = Q as i64;
     let mut b = base % q;
@@ -30,6 +38,10 @@ pub const fn pow_mod(base: i64, mut e: u32) -> i64 {
 }
 
 /// Centred representative of x mod q, in (-q/2, q/2].
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "run at compile time only (the zetas): constants mod the constant q"
+)]
 const fn centered(x: i64) -> i32 {
     let q = Q as i64;
     let r = ((x % q) + q) % q;
@@ -54,6 +66,10 @@ pub const ZETAS: [i32; N] = {
 
 /// 2^64 / 256 mod q: the final scaling of the inverse NTT, which divides by 256 and leaves
 /// the result multiplied by 2^32 (one Montgomery reduction consumes one 2^32).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: 2^64 / 256 mod q"
+)]
 pub const INVNTT_F: i64 = (MONT * MONT % Q as i64) * pow_mod(256, (Q - 2) as u32) % Q as i64;
 
 /// Montgomery reduction: for |a| <= 2^31 * q returns r = a * 2^-32 mod q with |r| < q.
@@ -121,6 +137,10 @@ pub fn make_hint(g: Gamma2, a0: i32, a1: i32) -> i32 {
 
 /// UseHint (FIPS 204 Alg. 40) for r in [0, q) and h in {0, 1}. Operates on public data.
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "UseHint runs in verification only, on public values (w'_approx and the hint); mod m = 16 or 44"
+)]
 pub fn use_hint(g: Gamma2, r: i32, h: i32) -> i32 {
     let (r1, r0) = decompose(g, r);
     let m = g.m();
@@ -134,6 +154,10 @@ pub fn use_hint(g: Gamma2, r: i32, h: i32) -> i32 {
 /// The 24 round constants of Keccak-f[1600] (FIPS 202 Alg. 5/6, iota), computed at compile
 /// time from the LFSR x^8 + x^6 + x^5 + x^4 + 1: the one definition every Keccak
 /// implementation in this workspace should use.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: the Keccak round constants"
+)]
 pub const KECCAK_RC: [u64; 24] = {
     let mut rc = [0u64; 24];
     let mut ir = 0;

@@ -176,6 +176,10 @@ impl<B: Backend> Backend for Planted<B> {
         h.coeffs.iter().filter(|&&x| x != 0).count()
     }
     /// r0 = 0 treated as positive (the PQClean AVX2 behaviour).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "test-only fault injection (feature planted-bugs, never in a release); UseHint is verification, on public values"
+    )]
     fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
         self.0.use_hint(g, out, a, h);
         if active("use_hint") {
@@ -218,6 +222,10 @@ impl<B: Backend> Backend for Planted<B> {
     }
     /// Nibble 15 of byte 3 is accepted, as eta - (15 mod (2 eta + 1)): the inner kernel
     /// samples bytes 0..3 and 4.., byte 3 is sampled here.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "test-only fault injection (feature planted-bugs, never in a release): the wrong reduction it plants"
+    )]
     fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
         if !active("rej_eta") || buf.len() <= 3 {
             return self.0.rej_eta(eta, out, buf);

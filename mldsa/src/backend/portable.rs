@@ -36,6 +36,10 @@ macro_rules! for_width {
 /// Packs 256 values of `bits` bits each, little-endian bit order (FIPS 204 Alg. 16/17
 /// with Alg. 9/11): value i occupies bits [i*bits, (i+1)*bits) of the output.
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn pack_bits(out: &mut [u8], bits: usize, value: impl FnMut(usize) -> u32) {
     assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
     // One instance per width FIPS 204 uses, so each runs with constant shifts.
@@ -49,6 +53,10 @@ const fn group(bits: usize) -> usize {
 }
 
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn pack_fixed<const BITS: usize>(out: &mut [u8], mut value: impl FnMut(usize) -> u32) {
     let g = group(BITS);
     for (k, chunk) in out.chunks_exact_mut(g * BITS / 8).enumerate() {
@@ -62,12 +70,20 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], mut value: impl FnMut(usize) ->
 
 /// Inverse of [`pack_bits`]: calls `store(i, v)` for each of the 256 values.
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn unpack_bits(buf: &[u8], bits: usize, store: impl FnMut(usize, u32)) {
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
     for_width!(bits, W => unpack_fixed::<W>(buf, store))
 }
 
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn unpack_fixed<const BITS: usize>(buf: &[u8], mut store: impl FnMut(usize, u32)) {
     let g = group(BITS);
     let mask = (1u128 << BITS) - 1;

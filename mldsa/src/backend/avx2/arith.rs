@@ -9,9 +9,16 @@ use crate::params::{Gamma2, N};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
 
+/// Eight-lane vectors in a polynomial.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: the constants N and 8"
+)]
+const VECS: usize = N / 8;
+
 #[target_feature(enable = "avx2")]
 pub(super) fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         store(c, i, montmul(load(a, i), load(b, i)));
     }
 }
@@ -39,7 +46,7 @@ fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
     let (a, b) = (&a[..n], &b[..n]);
     let qinv = _mm256_set1_epi32(QINV);
     let q = _mm256_set1_epi32(Q);
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let mut even = _mm256_setzero_si256();
         let mut odd_acc = _mm256_setzero_si256();
         for k in 0..n {
@@ -62,7 +69,7 @@ fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
 pub(super) fn reduce(a: &mut Poly) {
     let q = _mm256_set1_epi32(Q);
     let half = _mm256_set1_epi32(1 << 22);
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let x = load(a, i);
         let t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
         store(a, i, _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q)));
@@ -72,7 +79,7 @@ pub(super) fn reduce(a: &mut Poly) {
 #[target_feature(enable = "avx2")]
 pub(super) fn caddq(a: &mut Poly) {
     let q = _mm256_set1_epi32(Q);
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let x = load(a, i);
         store(
             a,
@@ -84,21 +91,21 @@ pub(super) fn caddq(a: &mut Poly) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn add(a: &mut Poly, b: &Poly) {
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         store(a, i, _mm256_add_epi32(load(a, i), load(b, i)));
     }
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn sub(a: &mut Poly, b: &Poly) {
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         store(a, i, _mm256_sub_epi32(load(a, i), load(b, i)));
     }
 }
 
 #[target_feature(enable = "avx2")]
 pub(super) fn shiftl(a: &mut Poly) {
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         store(a, i, _mm256_slli_epi32(load(a, i), 13));
     }
 }
@@ -106,7 +113,7 @@ pub(super) fn shiftl(a: &mut Poly) {
 #[target_feature(enable = "avx2")]
 pub(super) fn power2round(t1: &mut Poly, t0: &mut Poly, a: &Poly) {
     let c = _mm256_set1_epi32((1 << 12) - 1);
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let x = load(a, i);
         let hi = _mm256_srai_epi32(_mm256_add_epi32(x, c), 13);
         store(t1, i, hi);
@@ -142,7 +149,7 @@ fn decompose_vec(g: Gamma2, r: __m256i) -> (__m256i, __m256i) {
 
 #[target_feature(enable = "avx2")]
 pub(super) fn decompose(g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let (hi, lo) = decompose_vec(g, load(a, i));
         store(a1, i, hi);
         store(a0, i, lo);
@@ -156,7 +163,7 @@ pub(super) fn make_hint(g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize 
     let one = _mm256_set1_epi32(1);
     let zero = _mm256_setzero_si256();
     let mut n = 0;
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let x = load(a0, i);
         let above = _mm256_cmpgt_epi32(x, g2);
         let below = _mm256_cmpgt_epi32(ng2, x);
@@ -177,7 +184,7 @@ pub(super) fn use_hint(g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
     let zero = _mm256_setzero_si256();
     let one = _mm256_set1_epi32(1);
     let m = _mm256_set1_epi32(g.m());
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         let (r1, r0) = decompose_vec(g, load(a, i));
         let hint = _mm256_cmpeq_epi32(load(h, i), one);
         let up = _mm256_cmpgt_epi32(r0, zero);
@@ -201,7 +208,7 @@ pub(super) fn use_hint(g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
 pub(super) fn chknorm(a: &Poly, bound: i32) -> bool {
     let b = _mm256_set1_epi32(bound - 1);
     let mut bad = _mm256_setzero_si256();
-    for i in 0..N / 8 {
+    for i in 0..VECS {
         bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(load(a, i)), b));
     }
     _mm256_testz_si256(bad, bad) == 0

@@ -7,6 +7,10 @@ use crate::backend::field::KECCAK_RC;
 use core::arch::x86_64::*;
 
 /// Rotation offsets r[x + 5y] (FIPS 202 Alg. 2), computed at compile time.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: the rotation offsets of FIPS 202"
+)]
 const RHO: [u32; 25] = {
     let mut r = [0u32; 25];
     let (mut x, mut y) = (1usize, 0usize);
@@ -90,6 +94,10 @@ pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
 /// on entry and of `e` on exit.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "lane indices (x + k) mod 5 of the unrolled loop counters, constants after unrolling; no state word is divided"
+)]
 fn keccak_round(a: &[u64; 100], e: &mut [u64; 100], c: &mut [__m256i; 5], rc: u64) {
     let d: [__m256i; 5] =
         core::array::from_fn(|x| _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1)));

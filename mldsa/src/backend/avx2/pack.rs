@@ -21,6 +21,10 @@ struct FieldReader {
 
 impl FieldReader {
     #[target_feature(enable = "avx2")]
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+    )]
     fn new(bits: usize) -> Self {
         debug_assert!((1..=24).contains(&bits));
         let half = 4 * bits / 8;
@@ -51,6 +55,10 @@ impl FieldReader {
 
     /// The eight fields of step `i` (coefficients 8i..8i + 8) of a packed polynomial.
     #[target_feature(enable = "avx2")]
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+    )]
     fn step(&self, buf: &[u8], i: usize) -> __m256i {
         let start = i * self.bits;
         let second = start + 4 * self.bits / 8;
@@ -83,6 +91,10 @@ impl FieldReader {
 
 /// Unpacks `bits`-bit fields and stores `base - field` (or the field, for `base = None`).
 #[target_feature(enable = "avx2")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 pub(super) fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<i32>) {
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
     let r = FieldReader::new(bits);
@@ -107,6 +119,10 @@ pub(super) fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<
 /// bytes where that stays inside `out` (the next step rewrites the excess). The caller's
 /// bounds (contract) keep every value inside its field.
 #[target_feature(enable = "avx2")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 pub(super) fn pack_fields(out: &mut [u8], a: &Poly, bits: usize, base: Option<i32>) {
     assert_eq!(out.len(), N * bits / 8, "packed polynomial length");
     // One instance per width FIPS 204 uses, so lengths and shifts are constants.
@@ -123,6 +139,10 @@ pub(super) fn pack_fields(out: &mut [u8], a: &Poly, bits: usize, base: Option<i3
 }
 
 #[target_feature(enable = "avx2")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
     // The upper 64-bit lane of each 128-bit lane moves up by 2 BITS bits: r bits by a shift,
     // q bytes by the shuffle (which zero-fills from below).
@@ -207,6 +227,10 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
 
 /// BitUnpack of s1/s2 with the range check: false if any field exceeds 2 eta.
 #[target_feature(enable = "avx2")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 pub(super) fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
     assert_eq!(buf.len(), eta.poly_eta_bytes(), "packed polynomial length");
     let r = FieldReader::new(eta.bits());

@@ -10,19 +10,26 @@ use crate::params::{Gamma2, N, Q};
 use crate::poly::Poly;
 use core::arch::aarch64::*;
 
+/// Four-lane vectors in a polynomial.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: the constants N and 4"
+)]
+const VECS: usize = N / 4;
+
 /// Vector `i` (coefficients 4i..4i + 4) of `p`.
 #[target_feature(enable = "neon")]
 pub(super) fn load(p: &Poly, i: usize) -> int32x4_t {
-    assert!(i < N / 4);
-    // SAFETY: i < N / 4, so coefficients 4i..4i + 4 are in bounds.
+    assert!(i < VECS);
+    // SAFETY: i < VECS = N / 4, so coefficients 4i..4i + 4 are in bounds.
     unsafe { vld1q_s32(p.coeffs.as_ptr().add(4 * i)) }
 }
 
 /// Stores vector `i` of `p`.
 #[target_feature(enable = "neon")]
 pub(super) fn store(p: &mut Poly, i: usize, v: int32x4_t) {
-    assert!(i < N / 4);
-    // SAFETY: i < N / 4, so coefficients 4i..4i + 4 are in bounds.
+    assert!(i < VECS);
+    // SAFETY: i < VECS = N / 4, so coefficients 4i..4i + 4 are in bounds.
     unsafe { vst1q_s32(p.coeffs.as_mut_ptr().add(4 * i), v) }
 }
 
@@ -36,7 +43,7 @@ fn montmul(a: int32x4_t, b: int32x4_t) -> int32x4_t {
 
 #[target_feature(enable = "neon")]
 pub(super) fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         store(c, i, montmul(load(a, i), load(b, i)));
     }
 }
@@ -63,7 +70,7 @@ fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
     let (a, b) = (&a[..n], &b[..n]);
     let qinv = vdupq_n_s32(QINV);
     let q = vdupq_n_s32(Q);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let mut lo = vdupq_n_s64(0);
         let mut hi = vdupq_n_s64(0);
         for k in 0..n {
@@ -88,7 +95,7 @@ fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
 pub(super) fn reduce(a: &mut Poly) {
     let q = vdupq_n_s32(Q);
     let half = vdupq_n_s32(1 << 22);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let x = load(a, i);
         let t = vshrq_n_s32::<23>(vaddq_s32(x, half));
         store(a, i, vmlsq_s32(x, t, q));
@@ -98,7 +105,7 @@ pub(super) fn reduce(a: &mut Poly) {
 #[target_feature(enable = "neon")]
 pub(super) fn caddq(a: &mut Poly) {
     let q = vdupq_n_s32(Q);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let x = load(a, i);
         store(a, i, vaddq_s32(x, vandq_s32(vshrq_n_s32::<31>(x), q)));
     }
@@ -106,21 +113,21 @@ pub(super) fn caddq(a: &mut Poly) {
 
 #[target_feature(enable = "neon")]
 pub(super) fn add(a: &mut Poly, b: &Poly) {
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         store(a, i, vaddq_s32(load(a, i), load(b, i)));
     }
 }
 
 #[target_feature(enable = "neon")]
 pub(super) fn sub(a: &mut Poly, b: &Poly) {
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         store(a, i, vsubq_s32(load(a, i), load(b, i)));
     }
 }
 
 #[target_feature(enable = "neon")]
 pub(super) fn shiftl(a: &mut Poly) {
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         store(a, i, vshlq_n_s32::<13>(load(a, i)));
     }
 }
@@ -128,7 +135,7 @@ pub(super) fn shiftl(a: &mut Poly) {
 #[target_feature(enable = "neon")]
 pub(super) fn power2round(t1: &mut Poly, t0: &mut Poly, a: &Poly) {
     let c = vdupq_n_s32((1 << 12) - 1);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let x = load(a, i);
         let hi = vshrq_n_s32::<13>(vaddq_s32(x, c));
         store(t1, i, hi);
@@ -161,7 +168,7 @@ fn decompose_vec(g: Gamma2, r: int32x4_t) -> (int32x4_t, int32x4_t) {
 
 #[target_feature(enable = "neon")]
 pub(super) fn decompose(g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let (hi, lo) = decompose_vec(g, load(a, i));
         store(a1, i, hi);
         store(a0, i, lo);
@@ -174,7 +181,7 @@ pub(super) fn make_hint(g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize 
     let ng2 = vdupq_n_s32(-g.value());
     // Counts the hints per lane: each set lane of a mask (all ones) subtracts -1.
     let mut count = vdupq_n_u32(0);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let x = load(a0, i);
         let y = load(a1, i);
         let above = vcgtq_s32(x, g2);
@@ -193,7 +200,7 @@ pub(super) fn use_hint(g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
     let one = vdupq_n_s32(1);
     let minus_one = vdupq_n_s32(-1);
     let m = vdupq_n_s32(g.m());
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         let (r1, r0) = decompose_vec(g, load(a, i));
         let hint = vreinterpretq_s32_u32(vceqq_s32(load(h, i), one));
         let delta = vandq_s32(hint, vbslq_s32(vcgtzq_s32(r0), one, minus_one));
@@ -210,7 +217,7 @@ pub(super) fn chknorm(a: &Poly, bound: i32) -> bool {
     // OR of the lanes where |a| > bound - 1: no early exit, no branch on a coefficient.
     let b = vdupq_n_s32(bound - 1);
     let mut bad = vdupq_n_u32(0);
-    for i in 0..N / 4 {
+    for i in 0..VECS {
         bad = vorrq_u32(bad, vcgtq_s32(vabsq_s32(load(a, i)), b));
     }
     vmaxvq_u32(bad) != 0

@@ -40,6 +40,10 @@ macro_rules! keccak2 {
     ($(#[$m:meta])* fn $name:ident, $feat:literal, $eor5:ident, $dd:ident, $xr:ident, $chi:ident) => {
         $(#[$m])*
         #[target_feature(enable = $feat)]
+        #[allow(
+            clippy::integer_division_remainder_used,
+            reason = "lane indices (x + k) mod 5 of the unrolled loop counters, constants after unrolling; no state word is divided"
+        )]
         fn $name(s: &mut [u64; 100], h: usize) {
             assert!(h < 2);
             let mut a: [uint64x2_t; 25] = core::array::from_fn(|i| {

@@ -143,6 +143,10 @@ fn transpose4(v: &mut [int32x4_t; 8], o: usize) {
 // Always inlined (so not a target-feature function): as a call, the eight vectors would
 // travel through memory.
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "bounds check on public indices against the constant N / 4"
+)]
 fn load8(p: &Poly, first: usize, stride: usize) -> [int32x4_t; 8] {
     assert!(first + 7 * stride < N / 4);
     // SAFETY: every vector index is below N / 4, so 4 i32 are readable at 4 * index.
@@ -153,6 +157,10 @@ fn load8(p: &Poly, first: usize, stride: usize) -> [int32x4_t; 8] {
 // Always inlined (so not a target-feature function): as a call, the eight vectors would
 // travel through memory.
 #[inline(always)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "bounds check on public indices against the constant N / 4"
+)]
 fn store8(p: &mut Poly, first: usize, stride: usize, v: &[int32x4_t; 8]) {
     assert!(first + 7 * stride < N / 4);
     for (k, x) in v.iter().enumerate() {

@@ -15,6 +15,10 @@ use core::arch::aarch64::*;
 /// Byte picks and right shifts for one group of four fields starting `first_bit` bits into
 /// a window.
 #[target_feature(enable = "neon")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn group_reader(bits: usize, first_bit: usize) -> (uint8x16_t, int32x4_t) {
     let mut pick = [0u8; 16];
     let mut shift = [0i32; 4];
@@ -33,6 +37,10 @@ fn group_reader(bits: usize, first_bit: usize) -> (uint8x16_t, int32x4_t) {
 /// Calls `put(step, fields 0..4, fields 4..8)` for the 32 steps of eight `bits`-bit fields
 /// (bits <= 24) of `buf` (N bits / 8 bytes).
 #[target_feature(enable = "neon")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn read_fields(buf: &[u8], bits: usize, mut put: impl FnMut(usize, uint32x4_t, uint32x4_t)) {
     assert!((1..=24).contains(&bits) && buf.len() == N * bits / 8);
     let second = 4 * bits / 8;
@@ -110,6 +118,10 @@ pub(super) fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
 /// `tbl(first) | tbl(second)`. With nb mod 8 = 4, byte nb / 8 is shared: lane 0's top
 /// half-byte and lane 1's bottom one.
 #[target_feature(enable = "neon")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn joiner(nb: usize) -> (uint8x16_t, uint8x16_t, int64x2_t) {
     let (full, s) = (nb / 8, nb % 8);
     let mut first = [0xFFu8; 16];
@@ -145,6 +157,10 @@ fn joiner(nb: usize) -> (uint8x16_t, uint8x16_t, int64x2_t) {
 /// across two vectors; each 64-bit lane then holds 4 (or, for 18 and 20 bits, 2) fields in
 /// consecutive bits, and a byte shuffle joins two lanes into the output bytes.
 #[target_feature(enable = "neon")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
+)]
 fn pack_fixed<const BITS: i32, const TWO: i32>(out: &mut [u8], a: &Poly, base: Option<i32>) {
     let bits = BITS as usize;
     assert!(TWO == 2 * BITS && out.len() == N * bits / 8);
