@@ -4,7 +4,7 @@
 #
 #   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
 #                         [--require LIST] [--no-check] [--skip-vectors]
-#                         [--runner cross|cargo]
+#                         [--runner cross|cargo] [--replay REPORT]
 #
 # TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
 # --qemu-cpu CPU   the emulated CPU (QEMU_CPU): on aarch64 `max` has the SHA3 instructions,
@@ -18,6 +18,9 @@
 # --skip-vectors   leave the run of every published vector through every implementation
 #                  (diff/tests/vectors.rs, about 90 s under QEMU) to another leg; the KATs
 #                  still run every vector through this crate's backends here.
+# --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`) on TARGET and
+#                  exit with its status (scripts/replay.sh picks TARGET and CPU from the
+#                  report).
 # --runner         `cross` (needs docker or podman; installs cross 0.2.5 from crates.io if
 #                  missing, builds the target's image from Debian's packages with
 #                  scripts/cross-images.sh if missing; Cross.toml configures it) or
@@ -29,7 +32,7 @@
 # digest (diff/transcript.expected).
 set -euo pipefail
 
-usage() { sed -n 2,26p "$0"; }
+usage() { sed -n 2,30p "$0"; }
 need_value() {
     if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
         echo "cross-test.sh: $1 needs a value" >&2
@@ -44,6 +47,7 @@ qemu_cpu=""
 require=""
 run_check=1
 skip_vectors=0
+replay=""
 runner_choice=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
         --require) need_value "$@"; require=$2; shift 2 ;;
         --no-check) run_check=0; shift ;;
         --skip-vectors) skip_vectors=1; shift ;;
+        --replay) need_value "$@"; replay=$2; shift 2 ;;
         --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
         -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) [ -z "$target" ] || { echo "cross-test.sh: one target only" >&2; exit 2; }; target=$1; shift ;;
@@ -169,6 +174,16 @@ case "$runner_choice" in
         ;;
     *) echo "cross-test.sh: --runner is cross or cargo" >&2; exit 2 ;;
 esac
+
+if [ -n "$replay" ]; then
+    [ -f "$replay" ] || { echo "cross-test.sh: --replay $replay: no such file" >&2; exit 2; }
+    # Inside the project (cross mounts only the project and the cargo home).
+    mkdir -p "$root/target/replay-input"
+    input="target/replay-input/$(basename "$replay")"
+    [ "$(cd "$(dirname "$replay")" && pwd)/$(basename "$replay")" = "$root/$input" ] || cp "$replay" "$root/$input"
+    echo "== mldsa-diff replay $input on $target${qemu_cpu:+ (QEMU_CPU=$qemu_cpu)}"
+    exec "${runner[@]}" run --release --target "$target" -p mldsa-diff -- replay "$input"
+fi
 
 # The workspace tests include every known-answer test (NIST KATs, ACVP, Wycheproof) on every
 # backend the target has, and the kernel tests of every SIMD backend.

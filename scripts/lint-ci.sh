@@ -108,7 +108,7 @@ cli() {
     for o in --cases --e2e-cases --toolchain; do
         check_missing_value bash scripts/asan-check.sh "$o"
     done
-    for o in --cases --e2e-cases --qemu-cpu --require --runner; do
+    for o in --cases --e2e-cases --qemu-cpu --require --runner --replay; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
     check_missing_value bash scripts/cross-test.sh
@@ -125,6 +125,10 @@ cli() {
         check_missing_value bash scripts/ct-valgrind.sh "$o"
     done
     check_missing_value bash scripts/ct-divides.sh --target
+    check_missing_value bash scripts/replay.sh
+    for o in --target --qemu-cpu --runner; do
+        check_missing_value bash scripts/replay.sh report.json "$o"
+    done
     return "$cli_errors"
 }
 run script-cli cli
