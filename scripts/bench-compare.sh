@@ -60,7 +60,7 @@ rm -rf "$results"
 mkdir -p "$results"
 bench() { # DIR LABEL
     echo "== instructions bench: $2 ($(git -C "$1" rev-parse --short HEAD))"
-    (cd "$1" && CARGO_TARGET_DIR=$root/target/bench-$2 GUNGRAUN_HOME=$results/$2 \
+    (cd "$1" && CARGO_TARGET_DIR=$root/target/bench-build-$2 GUNGRAUN_HOME=$results/$2 \
         cargo bench --locked -p mldsa --bench instructions) >"$results/$2.txt" 2>"$results/$2.err" || {
         tail -20 "$results/$2.err" >&2
         echo "bench-compare.sh: the $2 bench failed (log: $results/$2.err)" >&2

@@ -126,6 +126,9 @@ cli() {
     done
     check_missing_value bash scripts/ct-divides.sh --target
     check_missing_value bash scripts/replay.sh
+    for o in --base --threshold --out; do
+        check_missing_value bash scripts/bench-compare.sh "$o"
+    done
     for o in --target --qemu-cpu --runner; do
         check_missing_value bash scripts/replay.sh report.json "$o"
     done
