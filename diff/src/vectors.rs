@@ -9,7 +9,7 @@
 //! asserts it.
 
 use crate::check::Check;
-use crate::check::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH};
+use crate::check::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, PRE_HASHED};
 use crate::known::{self, Expected};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::Oracle;
@@ -456,6 +456,61 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
                 format!("verify {what}, one more context byte"),
                 "verify_variants",
                 longer,
+                Want::Accept(false),
+            )?;
+        }
+        // HashML-DSA given the digest: a digest of another length than SHAKE-128's 32 bytes
+        // must be refused (FIPS 204 Alg. 4 computes PH(M) itself; an API that takes it must
+        // not sign an M' that HashML-DSA never forms).
+        {
+            let (ph, oid, _) = SHAKE[0];
+            let d = shake(0, &[0x61; 3]);
+            let m_prime = [&[1u8, 0][..], &oid, &d].concat();
+            let sig = model(&m_prime)?;
+            let case = |digest: Vec<u8>| Case {
+                sk: sk.clone(),
+                scalar: PRE_HASHED,
+                bytes: vec![ph],
+                msg: digest,
+                rnd: rnd.to_vec(),
+                ..Case::default()
+            };
+            push(
+                "sign pre-hashed SHAKE-128, its 32-byte digest given".into(),
+                "sign_variants",
+                case(d.clone()),
+                Want::Bytes(sig.clone()),
+            )?;
+            for n in [0, 31, 33, 64] {
+                let mut wrong = d.clone();
+                wrong.resize(n, 0x5c);
+                push(
+                    format!("sign pre-hashed SHAKE-128, a {n}-byte digest given"),
+                    "sign_variants",
+                    case(wrong),
+                    Want::Refuse,
+                )?;
+            }
+            let verify = |digest: Vec<u8>| Case {
+                pk: pk.clone(),
+                scalar: PRE_HASHED,
+                bytes: vec![ph],
+                msg: digest,
+                sig: sig.clone(),
+                ..Case::default()
+            };
+            push(
+                "verify pre-hashed SHAKE-128, its 32-byte digest given".into(),
+                "verify_variants",
+                verify(d.clone()),
+                Want::Accept(true),
+            )?;
+            let mut short = d.clone();
+            short.pop();
+            push(
+                "verify pre-hashed SHAKE-128, its digest less its last byte".into(),
+                "verify_variants",
+                verify(short),
                 Want::Accept(false),
             )?;
         }

@@ -30,12 +30,7 @@ fn with_prehash_m_prime<R>(
     ctx: &[u8],
     f: impl FnOnce(&[&[u8]]) -> R,
 ) -> Result<R, Error> {
-    if digest.len() != ph.digest_len() {
-        return Err(Error::InvalidDigestLength {
-            expected: ph.digest_len(),
-            got: digest.len(),
-        });
-    }
+    raw::check_digest(ph, digest)?;
     let (prefix, oid) = raw::prehash_prefix(ctx, ph)?;
     Ok(f(&[&prefix, ctx, &oid, digest]))
 }

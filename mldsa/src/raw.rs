@@ -166,6 +166,19 @@ pub fn prehash_prefix(ctx: &[u8], ph: PreHash) -> Result<([u8; 2], [u8; 11]), Er
     Ok(([1, len], ph.oid()))
 }
 
+/// Checks that a HashML-DSA digest PH(M) given by the caller has `ph`'s output length (the
+/// typed API's `*_prehashed` functions refuse any other length).
+pub fn check_digest(ph: PreHash, digest: &[u8]) -> Result<(), Error> {
+    if digest.len() == ph.digest_len() {
+        Ok(())
+    } else {
+        Err(Error::InvalidDigestLength {
+            expected: ph.digest_len(),
+            got: digest.len(),
+        })
+    }
+}
+
 /// Decodes an expanded secret key, checking its length and the s1/s2 ranges only.
 pub fn check_secret_key(p: &Params, sk: &[u8]) -> Result<(), Error> {
     scheme::unpack_sk(crate::backend::Portable, p, sk).map(|_| ())

@@ -19,11 +19,14 @@ pub const PRE_HASH: i64 = 1;
 pub const EXTERNAL_MU: i64 = 2;
 /// Sign_internal (`Case::msg` is M').
 pub const INTERNAL: i64 = 3;
+/// HashML-DSA given the digest (`Case::msg` is PH(M), of any length; `Case::bytes` names the
+/// pre-hash function as for [`PRE_HASH`]). Not generated (the boundary vectors use it).
+pub const PRE_HASHED: i64 = 4;
 
 /// The message of a sign_variants case as the peers take it; `None` if malformed.
 pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
     // Only a pre-hash case names its function (in one byte) and has a context.
-    let pre_hash = case.scalar == PRE_HASH;
+    let pre_hash = matches!(case.scalar, PRE_HASH | PRE_HASHED);
     if case.bytes.len() != usize::from(pre_hash) || (!pre_hash && !case.ctx.is_empty()) {
         return None;
     }
@@ -31,6 +34,11 @@ pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
         PRE_HASH => Msg::PreHash {
             ph: *PreHash::ALL.get(usize::from(case.bytes[0]))?,
             msg: &case.msg,
+            ctx: &case.ctx,
+        },
+        PRE_HASHED => Msg::PreHashed {
+            ph: *PreHash::ALL.get(usize::from(case.bytes[0]))?,
+            digest: &case.msg,
             ctx: &case.ctx,
         },
         EXTERNAL_MU => Msg::Mu(case.msg.as_slice().try_into().ok()?),
@@ -88,6 +96,12 @@ pub(super) fn rust_variant(b: &dyn Kernels, check: Check, case: &Case) -> Option
             let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
             raw::sign_internal(b.kind(), &p, &case.sk, &parts, &rnd, sig.out())
         }),
+        Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
+            .and_then(|()| raw::prehash_prefix(ctx, ph))
+            .and_then(|(pre, oid)| {
+                let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
+                raw::sign_internal(b.kind(), &p, &case.sk, &parts, &rnd, sig.out())
+            }),
         Msg::Mu(mu) => raw::sign_mu(b.kind(), &p, &case.sk, mu, &rnd, sig.out()),
         Msg::Internal(m_prime) => {
             raw::sign_internal(b.kind(), &p, &case.sk, &[m_prime], &rnd, sig.out())

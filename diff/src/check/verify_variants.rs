@@ -44,6 +44,12 @@ fn rust_verify(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
             let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
             raw::verify_internal(b.kind(), &p, &case.pk, &parts, &case.sig)
         }),
+        Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
+            .and_then(|()| raw::prehash_prefix(ctx, ph))
+            .and_then(|(pre, oid)| {
+                let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
+                raw::verify_internal(b.kind(), &p, &case.pk, &parts, &case.sig)
+            }),
         Msg::Mu(mu) => raw::verify_mu(b.kind(), &p, &case.pk, mu, &case.sig),
         Msg::Internal(m) => raw::verify_internal(b.kind(), &p, &case.pk, &[m], &case.sig),
         Msg::Pure { .. } => unreachable!("variant_msg never makes a pure case"),

@@ -174,6 +174,11 @@ impl Peer for MldsaNative {
                     hashalg: hashalg(ph),
                 }
             }
+            Msg::PreHashed { ph, digest, ctx } => SignInput::PreHash {
+                ph: digest,
+                ctx,
+                hashalg: hashalg(ph),
+            },
             Msg::Mu(mu) => SignInput::Mu(mu),
             Msg::Internal(m_prime) => SignInput::Internal {
                 pre: &[],
@@ -192,6 +197,9 @@ impl Peer for MldsaNative {
                 Msg::Pure { msg, ctx } => api.verify(pk, msg, ctx, sig),
                 Msg::PreHash { ph, msg, ctx } => {
                     api.verify_pre_hash(pk, &digest(ph, msg), ctx, hashalg(ph), sig)
+                }
+                Msg::PreHashed { ph, digest, ctx } => {
+                    api.verify_pre_hash(pk, digest, ctx, hashalg(ph), sig)
                 }
                 Msg::Mu(mu) => api.verify_internal(pk, mu, true, sig),
                 Msg::Internal(m_prime) => api.verify_internal(pk, m_prime, false, sig),

@@ -57,6 +57,9 @@ macro_rules! per_set {
                     Msg::PreHash { ph, msg, ctx } => {
                         sk.try_hash_sign_with_seed(rnd, &digest(ph, msg), ctx, &ph.oid())
                     }
+                    Msg::PreHashed { ph, digest, ctx } => {
+                        sk.try_hash_sign_with_seed(rnd, digest, ctx, &ph.oid())
+                    }
                     Msg::Mu(mu) => sk.sign_mu(&mut FixedRnd(*rnd), mu, true),
                     Msg::Internal(m_prime) => sk.sign_internal(&mut FixedRnd(*rnd), m_prime, true),
                 };
@@ -77,6 +80,9 @@ macro_rules! per_set {
                     Msg::Pure { msg, ctx } => pk.verify(msg, &sig, ctx),
                     Msg::PreHash { ph, msg, ctx } => {
                         pk.hash_verify(&digest(ph, msg), &sig, ctx, &ph.oid())
+                    }
+                    Msg::PreHashed { ph, digest, ctx } => {
+                        pk.hash_verify(digest, &sig, ctx, &ph.oid())
                     }
                     Msg::Mu(mu) => pk.verify_mu(mu, &sig),
                     Msg::Internal(m_prime) => pk.verify_internal(m_prime, &sig),

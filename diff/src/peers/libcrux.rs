@@ -62,7 +62,7 @@ macro_rules! per_set {
                     ctx,
                 } => m::sign_pre_hashed_shake128(&sk, msg, ctx, *rnd),
                 // Not offered (see `offers`).
-                Msg::PreHash { .. } | Msg::Mu(_) => return None,
+                Msg::PreHash { .. } | Msg::PreHashed { .. } | Msg::Mu(_) => return None,
                 Msg::Internal(m_prime) => m::sign_internal(&sk, m_prime, *rnd),
             };
             Some(r.map(|s| s.as_slice().to_vec()).map_err(reason))
@@ -83,7 +83,7 @@ macro_rules! per_set {
                     ctx,
                 } => m::verify_pre_hashed_shake128(&pk, msg, ctx, &sig),
                 // Not offered (see `offers`).
-                Msg::PreHash { .. } | Msg::Mu(_) => return None,
+                Msg::PreHash { .. } | Msg::PreHashed { .. } | Msg::Mu(_) => return None,
                 Msg::Internal(m_prime) => m::verify_internal(&pk, m_prime, &sig),
             };
             Some(r.is_ok())
@@ -115,7 +115,7 @@ macro_rules! per_impl {
 /// Whether libcrux has an API for `m`: no external mu, and SHAKE128 the only pre-hash.
 fn offers(m: Msg<'_>) -> bool {
     match m {
-        Msg::Mu(_) => false,
+        Msg::Mu(_) | Msg::PreHashed { .. } => false,
         Msg::PreHash { ph, .. } => ph == PreHash::Shake128,
         Msg::Pure { .. } | Msg::Internal(_) => true,
     }

@@ -30,6 +30,13 @@ pub enum Msg<'a> {
         msg: &'a [u8],
         ctx: &'a [u8],
     },
+    /// HashML-DSA given the digest PH(M), of any length: an API that takes the digest must
+    /// refuse one whose length is not the pre-hash function's output length.
+    PreHashed {
+        ph: PreHash,
+        digest: &'a [u8],
+        ctx: &'a [u8],
+    },
     /// External mu: Sign_internal from line 7 on, given mu.
     Mu(&'a [u8; 64]),
     /// Sign_internal / Verify_internal (Alg. 7/8) on M' as given.

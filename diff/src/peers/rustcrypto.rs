@@ -65,7 +65,7 @@ fn sign<P: MlDsaParams>(
         Msg::Pure { msg, ctx } => esk.sign_randomized(msg, ctx, &mut FixedRnd(*rnd)),
         Msg::Mu(mu) => esk.sign_mu_randomized(&(*mu).into(), &mut FixedRnd(*rnd)),
         Msg::Internal(m_prime) => Ok(esk.sign_internal(&[m_prime], &(*rnd).into())),
-        Msg::PreHash { .. } => return None,
+        Msg::PreHash { .. } | Msg::PreHashed { .. } => return None,
     };
     Some(
         r.map(|s| s.encode().to_vec())
@@ -74,7 +74,7 @@ fn sign<P: MlDsaParams>(
 }
 
 fn verify<P: MlDsaParams>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
-    if matches!(m, Msg::PreHash { .. }) {
+    if matches!(m, Msg::PreHash { .. } | Msg::PreHashed { .. }) {
         return None;
     }
     let Ok(pk) = EncodedVerifyingKey::<P>::try_from(pk) else {
@@ -90,7 +90,7 @@ fn verify<P: MlDsaParams>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
         Msg::Mu(mu) => vk.verify_mu(&(*mu).into(), &sig),
         Msg::Internal(m_prime) => vk.verify_internal(m_prime, &sig),
         // No pre-hash API (answered above).
-        Msg::PreHash { .. } => return None,
+        Msg::PreHash { .. } | Msg::PreHashed { .. } => return None,
     })
 }
 
