@@ -9,10 +9,12 @@
 #                        [--cpu L] [--backend B]... [--keys N] [--sigs N] [--shard I/N]
 #                        [--clean] [--list]
 #   --cells       a preset (default quick):
-#                   ci     two cells, for .ci/run: stable-Oz-lto1-cu1-v3, msrv-O1-lto0-cu16-base
-#                   quick  the pre-merge set: ci's and stable-Os-lto1-cu16-base,
-#                          nightly-O3-lto0-cu1-v3, msrv-O3-lto1-cu1-base
+#                   ci     two cells, for .ci/run (after its ct-valgrind.sh of the release
+#                          profile): stable-Oz-lto1-cu1-v3, msrv-O1-lto0-cu16-base
+#                   quick  the pre-merge set: the release profile (stable-O3-lto0-cu16-base),
+#                          ci's two and nightly-Os-lto1-cu1-v3
 #                   full   every combination of the lists below (the nightly job)
+#                 Off x86_64 the presets' v3 cells are base cells.
 #   --toolchain   comma-separated: msrv (rust-version of Cargo.toml), stable (rust-toolchain.toml),
 #                 nightly ($FUZZ_TOOLCHAIN, else the one .github/workflows/nightly.yml pins), or a
 #                 rustup toolchain name (default: msrv,stable,nightly)
@@ -86,12 +88,15 @@ fi
 [ -z "$preset" ] && { [ "$explicit" = 1 ] && preset=full || preset=quick; }
 case "$preset" in
     ci) cells=(stable-Oz-lto1-cu1-v3 msrv-O1-lto0-cu16-base) ;;
-    quick) cells=(stable-Oz-lto1-cu1-v3 msrv-O1-lto0-cu16-base stable-Os-lto1-cu16-base
-        nightly-O3-lto0-cu1-v3 msrv-O3-lto1-cu1-base) ;;
+    quick) cells=(stable-O3-lto0-cu16-base stable-Oz-lto1-cu1-v3 msrv-O1-lto0-cu16-base
+        nightly-Os-lto1-cu1-v3) ;;
     full) cells=() ;;
     named) cells=("${named[@]}") ;;
     *) die "--cells: quick, ci or full, not $preset" ;;
 esac
+if [ "$arch" != x86_64 ] && [ "$preset" != named ]; then
+    cells=("${cells[@]/%-v3/-base}")
+fi
 if [ "$explicit" = 1 ] && [ "$preset" != full ]; then
     die "--cells $preset is a fixed list: give the lists without it (or with --cells full)"
 fi
