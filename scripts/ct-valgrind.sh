@@ -5,19 +5,25 @@
 # valgrind report, and fails the run. Then it shows the test can fail: the harness's
 # deliberately branchy decompose (--branchy) must be reported.
 #   scripts/ct-valgrind.sh [--backend B]... [--keys N] [--sigs N] [--no-branchy]
+#                          [--target-dir DIR]
 #   --backend     a backend to test (repeatable; default: MLDSA_BACKEND if set, else portable
 #                 plus avx2 on x86_64, neon on aarch64); a missing one fails the run
 #   --keys N      keys per parameter set (default 4)
 #   --sigs N      signatures per key (default 8)
 #   --no-branchy  skip the run that must fail
-# Builds mldsa/examples/ct_valgrind.rs in release (no debug assertions or overflow checks:
-# neither is constant time) with feature ct-valgrind, line tables for readable reports, in
-# target/ct-valgrind. Needs valgrind with its headers (Debian: valgrind; installed with
-# apt-get when run as root) on the machine itself: valgrind does not run under qemu-user.
+#   --target-dir  where to build (default target/ct-valgrind); DIR/summary.tsv gets one line
+#                 per step (build, each backend, branchy): name, pass or FAIL, seconds
+# Builds mldsa/examples/ct_valgrind.rs (as the package ct-valgrind/, so that mldsa's
+# dev-dependencies are not built) in release (no debug assertions or overflow checks: neither
+# is constant time) with feature ct-valgrind and line tables for readable reports. The build
+# takes the usual settings from the environment (CARGO_PROFILE_RELEASE_*, RUSTFLAGS,
+# RUSTUP_TOOLCHAIN, CARGO_BUILD_JOBS): scripts/ct-matrix.sh runs it over a matrix of them.
+# Needs valgrind with its headers (Debian: valgrind; installed with apt-get when run as root)
+# on the machine itself: valgrind does not run under qemu-user.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 need() {
     if [ "$#" -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
         echo "ct-valgrind.sh: option $1 needs a value" >&2
@@ -33,12 +39,14 @@ backends=()
 keys=4
 sigs=8
 branchy=1
+target_dir=target/ct-valgrind
 while [ $# -gt 0 ]; do
     case "$1" in
         --backend) need "$@"; backends+=("$2"); shift 2 ;;
         --keys) need "$@"; number "$1" "$2"; keys=$2; shift 2 ;;
         --sigs) need "$@"; number "$1" "$2"; sigs=$2; shift 2 ;;
         --no-branchy) branchy=0; shift ;;
+        --target-dir) need "$@"; target_dir=$2; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "ct-valgrind.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -67,12 +75,22 @@ if ! command -v valgrind >/dev/null || { [ ! -f /usr/include/valgrind/memcheck.h
 fi
 valgrind --version
 
-target_dir=target/ct-valgrind
-echo "== build (release, feature ct-valgrind)"
+mkdir -p "$target_dir"
+summary=$target_dir/summary.tsv
+: >"$summary"
+echo "== build (release, feature ct-valgrind): $(cargo --version)"
+t0=$SECONDS
+rc=0
 CARGO_PROFILE_RELEASE_DEBUG=line-tables-only \
-    cargo build --release --locked -p mldsa --features ct-valgrind --example ct_valgrind \
-    --target-dir "$target_dir"
-bin=$target_dir/release/examples/ct_valgrind
+    cargo build --release --locked --manifest-path ct-valgrind/Cargo.toml \
+    --target-dir "$target_dir" || rc=$?
+if [ "$rc" != 0 ]; then
+    printf 'build\tFAIL\t%s\n' "$((SECONDS - t0))" >>"$summary"
+    echo "ct-valgrind: FAILED: the build (exit $rc)"
+    exit 1
+fi
+printf 'build\tpass\t%s\n' "$((SECONDS - t0))" >>"$summary"
+bin=$target_dir/release/ct_valgrind
 
 # 99 when valgrind reported (to tell it from a failure of the harness itself). VEX's
 # translation of the AVX2 Keccak overflows its temporary storage in valgrind 3.19 with the
@@ -87,6 +105,7 @@ for b in "${backends[@]}"; do
     rc=0
     MLDSA_BACKEND=$b "${vg[@]}" --log-file="$log" "$bin" --keys "$keys" --sigs "$sigs" || rc=$?
     times+=("$b: $((SECONDS - t0))s")
+    printf '%s\t%s\t%s\n' "$b" "$([ "$rc" = 0 ] && echo pass || echo FAIL)" "$((SECONDS - t0))" >>"$summary"
     if [ "$rc" != 0 ]; then
         failed+=("$b")
         echo "   FAILED ($b): exit $rc$([ "$rc" = 99 ] && echo ", valgrind reported a secret-dependent branch or index"). The report:"
@@ -102,10 +121,12 @@ if [ "$branchy" = 1 ]; then
     "${vg[@]}" --log-file="$log" "$bin" --branchy --keys 1 --sigs 1 >/dev/null || rc=$?
     times+=("branchy: $((SECONDS - t0))s")
     if [ "$rc" = 99 ] && grep -q "branchy_decompose" "$log"; then
+        printf 'branchy\tpass\t%s\n' "$((SECONDS - t0))" >>"$summary"
         echo "   caught: $(grep -c "Conditional jump or move depends on uninitialised" "$log") distinct report(s), in branchy_decompose, e.g.:"
         grep -m1 -A3 "Conditional jump or move depends on uninitialised" "$log"
     else
         failed+=(branchy)
+        printf 'branchy\tFAIL\t%s\n' "$((SECONDS - t0))" >>"$summary"
         echo "   FAILED: the branchy decompose was not reported (exit $rc, want 99 and a report in branchy_decompose):"
         head -n 100 "$log"
     fi

@@ -121,8 +121,14 @@ cli() {
     check_missing_value bash scripts/compare-transcripts.sh --expect
     check_missing_value bash scripts/report-fuzz-failure.sh --repo
     check_missing_value bash scripts/report-fuzz-failure.sh --run-url
-    for o in --backend --keys --sigs; do
+    for o in --backend --keys --sigs --target-dir; do
         check_missing_value bash scripts/ct-valgrind.sh "$o"
+    done
+    for o in --cells --toolchain --opt --lto --cu --cpu --cell --backend --keys --sigs --shard; do
+        check_missing_value bash scripts/ct-matrix.sh "$o"
+    done
+    for o in --toolchain --only; do
+        check_missing_value bash scripts/miri.sh "$o"
     done
     check_missing_value bash scripts/ct-divides.sh --target
     check_missing_value bash scripts/replay.sh
