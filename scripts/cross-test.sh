@@ -18,9 +18,9 @@
 # --skip-vectors   leave the run of every published vector through every implementation
 #                  (diff/tests/vectors.rs, about 90 s under QEMU) to another leg; the KATs
 #                  still run every vector through this crate's backends here.
-# --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`) on TARGET and
-#                  exit with its status (scripts/replay.sh picks TARGET and CPU from the
-#                  report).
+# --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`, test profile:
+#                  debug assertions on) on TARGET and exit with its status
+#                  (scripts/replay.sh picks TARGET and CPU from the report).
 # --runner         `cross` (needs docker or podman; installs cross 0.2.5 from crates.io if
 #                  missing, builds the target's image from Debian's packages with
 #                  scripts/cross-images.sh if missing; Cross.toml configures it) or
@@ -182,7 +182,7 @@ if [ -n "$replay" ]; then
     input="target/replay-input/$(basename "$replay")"
     [ "$(cd "$(dirname "$replay")" && pwd)/$(basename "$replay")" = "$root/$input" ] || cp "$replay" "$root/$input"
     echo "== mldsa-diff replay $input on $target${qemu_cpu:+ (QEMU_CPU=$qemu_cpu)}"
-    exec "${runner[@]}" run --release --target "$target" -p mldsa-diff -- replay "$input"
+    exec "${runner[@]}" run --profile test --target "$target" -p mldsa-diff -- replay "$input"
 fi
 
 # The workspace tests include every known-answer test (NIST KATs, ACVP, Wycheproof) on every

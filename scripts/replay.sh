@@ -3,7 +3,10 @@
 # natively when the report's target is this machine's, else under QEMU (scripts/cross-test.sh
 # --replay: Debian's cross gcc and qemu-user, or cross in a container). The report names its
 # build (target triple, CPU features, commit); on aarch64 a report found with the SHA3
-# instructions replays on QEMU's `max` CPU, one without them on a Cortex-A72.
+# instructions replays on QEMU's `max` CPU, one without them on a Cortex-A72. The replay is
+# built with the test profile (optimised, debug assertions on: the kernel contracts are
+# checked, as in the fuzzers' builds), and names the implementations the report's machine
+# ran that cannot run here.
 #   scripts/replay.sh REPORT [--target T] [--qemu-cpu CPU] [--runner cross|cargo]
 #   --target      replay on this target instead of the report's
 #   --qemu-cpu    emulate this CPU instead of the one the report's features imply
@@ -68,7 +71,7 @@ cd "$root"
 if [ "$target" = "$host" ]; then
     [ -z "$qemu_cpu" ] || { echo "replay.sh: --qemu-cpu needs a foreign --target" >&2; exit 2; }
     echo "== mldsa-diff replay $report on $host (natively)"
-    exec cargo run --release -p mldsa-diff -- replay "$report"
+    exec cargo run --profile test -p mldsa-diff -- replay "$report"
 fi
 case "$target" in
     aarch64-unknown-linux-gnu)

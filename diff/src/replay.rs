@@ -20,6 +20,24 @@ pub struct ReplayRow {
     pub difference: Option<Difference>,
 }
 
+/// The implementations a report's machine ran that `here` lacks (empty for a raw fuzz input
+/// or a report without its build section): the replay cannot run them, and says so.
+pub fn missing_here(path: &Path, here: &[&str]) -> Vec<String> {
+    let Ok(data) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let Ok(report) = serde_json::from_slice::<Report>(&data) else {
+        return Vec::new();
+    };
+    let mut names = report.build.implementations;
+    // The two sides of the mismatch, whatever the build section says.
+    names.extend(report.implementations);
+    names.sort();
+    names.dedup();
+    names.retain(|n| n != "expected" && !here.contains(&n.as_str()));
+    names
+}
+
 /// Loads a replay input: a JSON report, or a raw fuzz input for `check` (from
 /// `check_hint`, or else the name of a directory in `path`, as in
 /// `fuzz/artifacts/<check>/crash-...`). A file named `*.json` must be a report; a report's

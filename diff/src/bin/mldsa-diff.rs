@@ -517,6 +517,14 @@ fn replay(
             c.name(),
             std::env::consts::ARCH
         );
+        let here: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+        let missing = mldsa_diff::replay::missing_here(f, &here);
+        if !missing.is_empty() {
+            println!(
+                "  not available here (the report's machine ran them): {}",
+                missing.join(", ")
+            );
+        }
         let rows = runner::replay(c, &case, &oracles)?;
         let reference = rows[0].output.clone().unwrap_or_default();
         for r in &rows {
