@@ -190,3 +190,70 @@ pub fn window(reference: &Output, other: &Output, d: &Difference) -> String {
         show(&b)
     )
 }
+
+/// `mldsa-diff replay`: replays each report or fuzz input on every implementation here and
+/// prints, per implementation, whether it agrees (writing the first difference as a report
+/// to `report_out`); `true` if any differs.
+pub fn replay_files(
+    files: &[std::path::PathBuf],
+    check: Option<&str>,
+    report_out: Option<&Path>,
+) -> Result<bool, String> {
+    if files.is_empty() {
+        return Err("name at least one report or fuzz input".into());
+    }
+    let oracles = crate::oracle::available();
+    let mut any_diff = false;
+    for f in files {
+        let (c, case) = load_replay(f, check)?;
+        println!(
+            "{}: check {} on {}",
+            f.display(),
+            c.name(),
+            std::env::consts::ARCH
+        );
+        let here: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+        let missing = missing_here(f, &here);
+        if !missing.is_empty() {
+            println!(
+                "  not available here (the report's machine ran them): {}",
+                missing.join(", ")
+            );
+        }
+        let rows = replay(c, &case, &oracles)?;
+        let reference = rows[0].output.clone().unwrap_or_default();
+        for r in &rows {
+            match (&r.output, &r.difference) {
+                (None, _) => {
+                    println!("  {:<20} does not implement this check", r.implementation)
+                }
+                (Some(_), None) => println!("  {:<20} agrees", r.implementation),
+                (Some(out), Some(d)) => {
+                    if let (Some(path), false) = (report_out, any_diff) {
+                        crate::corpus::replay_report(
+                            c,
+                            &case,
+                            &reference,
+                            r.implementation,
+                            out,
+                            d,
+                            f,
+                        )
+                        .write_to(path)?;
+                        println!("  report written to {}", path.display());
+                    }
+                    any_diff = true;
+                    println!(
+                        "  {:<20} DIFFERS at {} index {}: reference {} vs {}",
+                        r.implementation, d.field, d.index, d.reference, d.other
+                    );
+                    let w = window(&reference, out, d);
+                    if !w.is_empty() {
+                        println!("{w}");
+                    }
+                }
+            }
+        }
+    }
+    Ok(any_diff)
+}

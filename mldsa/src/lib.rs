@@ -38,6 +38,7 @@ pub mod prehash;
 pub mod raw;
 pub mod sample;
 mod scheme;
+mod small_div;
 
 pub use api::{Signature, SigningKey, VerifyingKey};
 pub use backend::BackendKind;

@@ -297,7 +297,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             files,
             check,
             report_out,
-        } => replay(&files, check.as_deref(), report_out.as_deref()),
+        } => Ok(
+            if mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())? {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            },
+        ),
         Command::ReplayApi { target, files } => replay_api(&files, target.as_deref()),
         Command::RareSearch { params, limit } => rare_search(&params, limit),
         Command::Vectors => vectors(),
@@ -497,74 +503,6 @@ fn promote(artifact: &Path, check: Option<&str>, dir: &Path) -> Result<ExitCode,
         c.name()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-fn replay(
-    files: &[PathBuf],
-    check: Option<&str>,
-    report_out: Option<&Path>,
-) -> Result<ExitCode, String> {
-    if files.is_empty() {
-        return Err("name at least one report or fuzz input".into());
-    }
-    let oracles = oracle::available();
-    let mut any_diff = false;
-    for f in files {
-        let (c, case) = runner::load_replay(f, check)?;
-        println!(
-            "{}: check {} on {}",
-            f.display(),
-            c.name(),
-            std::env::consts::ARCH
-        );
-        let here: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-        let missing = mldsa_diff::replay::missing_here(f, &here);
-        if !missing.is_empty() {
-            println!(
-                "  not available here (the report's machine ran them): {}",
-                missing.join(", ")
-            );
-        }
-        let rows = runner::replay(c, &case, &oracles)?;
-        let reference = rows[0].output.clone().unwrap_or_default();
-        for r in &rows {
-            match (&r.output, &r.difference) {
-                (None, _) => {
-                    println!("  {:<20} does not implement this check", r.implementation)
-                }
-                (Some(_), None) => println!("  {:<20} agrees", r.implementation),
-                (Some(out), Some(d)) => {
-                    if let (Some(path), false) = (report_out, any_diff) {
-                        mldsa_diff::corpus::replay_report(
-                            c,
-                            &case,
-                            &reference,
-                            r.implementation,
-                            out,
-                            d,
-                            f,
-                        )
-                        .write_to(path)?;
-                        println!("  report written to {}", path.display());
-                    }
-                    any_diff = true;
-                    println!(
-                        "  {:<20} DIFFERS at {} index {}: reference {} vs {}",
-                        r.implementation, d.field, d.index, d.reference, d.other
-                    );
-                    let w = runner::window(&reference, out, d);
-                    if !w.is_empty() {
-                        println!("{w}");
-                    }
-                }
-            }
-        }
-    }
-    Ok(if any_diff {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 fn replay_api(files: &[PathBuf], target: Option<&str>) -> Result<ExitCode, String> {

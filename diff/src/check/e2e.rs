@@ -325,7 +325,8 @@ pub const MUTATIONS: [&str; 14] = [
     "context of 256 bytes",
 ];
 
-fn flip(
+/// Flips one random bit of `bytes[range]`.
+pub(super) fn flip(
     src: &mut dyn Source,
     bytes: &mut [u8],
     range: core::ops::Range<usize>,

@@ -4,6 +4,7 @@
 //! added, then left valid or edited. Only accept/reject is compared.
 
 use super::def::{Check, Def, Over, no_polys};
+use super::e2e::flip;
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case};
 use super::e2e_extra::{rust_variant, variant_msg};
 use crate::kernels::Kernels;
@@ -82,19 +83,14 @@ fn generate(
         src.int_in(1, EDITS.len() as i64 - 1)? as usize
     };
     let (cb, hint) = (p.ctilde_bytes(), p.sig_bytes() - p.omega - p.k);
-    let flip = |src: &mut dyn Source, v: &mut Vec<u8>, lo: usize, hi: usize| {
-        let at = src.int_in(lo as i64, hi as i64 - 1)? as usize;
-        v[at] ^= 1 << src.int_in(0, 7)?;
-        Ok::<(), Exhausted>(())
-    };
     match edit {
         0 => {}
-        1 => flip(src, &mut case.sig, 0, cb)?,
-        2 => flip(src, &mut case.sig, cb, hint)?,
-        3 => flip(src, &mut case.sig, hint, p.sig_bytes())?,
+        1 => flip(src, &mut case.sig, 0..cb)?,
+        2 => flip(src, &mut case.sig, cb..hint)?,
+        3 => flip(src, &mut case.sig, hint..p.sig_bytes())?,
         4 if !case.msg.is_empty() => {
             let n = case.msg.len();
-            flip(src, &mut case.msg, 0, n)?;
+            flip(src, &mut case.msg, 0..n)?;
         }
         5 if case.scalar == PRE_HASH && case.ctx.len() < 255 => case.ctx.push(0x63),
         6 if case.scalar == PRE_HASH => {
@@ -105,7 +101,7 @@ fn generate(
             case.sig.pop();
         }
         _ if case.scalar != EXTERNAL_MU => case.msg.push(0x61),
-        _ => flip(src, &mut case.sig, 0, cb)?,
+        _ => flip(src, &mut case.sig, 0..cb)?,
     }
     case.note = format!("{}; {}", case.note, EDITS[edit]);
     debug_assert!([PRE_HASH, EXTERNAL_MU, INTERNAL].contains(&case.scalar));

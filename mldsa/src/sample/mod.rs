@@ -4,10 +4,15 @@
 //! sampled four or eight at a time through the wide sponges wherever that many are needed
 //! (and, on a backend that prefers it, with padded lanes for a short last group).
 
+mod ball;
+
+pub use ball::{sample_in_ball, sample_in_ball_into};
+
 use crate::backend::{Backend, Checked};
 use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Shake256, ShakeWide, ShakeX4, ShakeX8};
 use crate::params::{K_MAX, L_MAX, N, Params};
 use crate::poly::Poly;
+use crate::small_div::div_rem_small;
 
 /// Blocks squeezed before the first rejection pass of RejNTTPoly: 5 SHAKE128 blocks (840
 /// bytes), 280 candidates for 256 slots (acceptance rate q / 2^23 ~ 0.999).
@@ -192,34 +197,6 @@ pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     rej_fill::<B, SHAKE128_RATE>(b, seed, out, &mut buf, UNIFORM_FIRST_BLOCKS, |o, buf| {
         Checked(b).rej_uniform(o, buf)
     });
-}
-
-/// ceil(2^32 / l) for l = 1..=8 (entry 0 unused): the reciprocals of [`div_rem_small`].
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "evaluated at compile time: divides the constant 2^32 by the constants 1..=8"
-)]
-const RECIP32: [u64; 9] = {
-    let mut r = [0u64; 9];
-    let mut l = 1;
-    while l <= 8 {
-        r[l] = (1u64 << 32).div_ceil(l as u64);
-        l += 1;
-    }
-    r
-};
-
-/// (floor(i / l), i mod l) for 1 <= l <= 8 and i < 2^29, by a multiplication: no divide
-/// instruction (its latency varies with the operands), although both are public here (an
-/// entry index of A-hat and l). Proof: R = ceil(2^32 / l) = (2^32 + d) / l with 0 <= d < l,
-/// so for i = q l + r (0 <= r < l) i R / 2^32 = q + r / l + i d / (l 2^32), and
-/// i d < 2^29 * 8 = 2^32 makes the last term below 1 / l: the sum is in [q, q + 1). (The test
-/// `div_rem_small_is_division` checks it for every i < 2^12.)
-#[inline(always)]
-fn div_rem_small(i: usize, l: usize) -> (usize, usize) {
-    debug_assert!((1..=8).contains(&l) && i < 1 << 29);
-    let q = ((i as u64 * RECIP32[l]) >> 32) as usize;
-    (q, i - q * l)
 }
 
 /// Entries `first .. first + count` of A-hat (FIPS 204 Alg. 32, entry `i` = A-hat\[i / l\]\[i
@@ -551,54 +528,11 @@ impl<B> Drop for MaskStream<'_, B> {
     }
 }
 
-/// SampleInBall (FIPS 204 Alg. 29): a polynomial with tau coefficients +-1, the rest 0,
-/// from c~. Its loop depends on c~, which is public once the signature is released; for
-/// rejected iterations c is never output (as in the reference implementations).
-pub fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
-    let mut c = Poly::ZERO;
-    sample_in_ball_into(b, ctilde, tau, &mut c);
-    c
-}
-
-/// [`sample_in_ball`] into the caller's `c` (which the signer keeps in a buffer it wipes: c
-/// of a rejected attempt is secret). The sign bits are wiped before returning.
-pub fn sample_in_ball_into<B: Backend>(b: B, ctilde: &[u8], tau: usize, c: &mut Poly) {
-    let mut xof = Shake256::new(b);
-    xof.absorb(ctilde);
-    let mut s = [0u8; 8];
-    xof.squeeze(&mut s);
-    let mut signs = u64::from_le_bytes(s);
-    zeroize::Zeroize::zeroize(&mut s);
-    *c = Poly::ZERO;
-    for i in N - tau..N {
-        let j = loop {
-            let mut byte = [0u8];
-            xof.squeeze(&mut byte);
-            if usize::from(byte[0]) <= i {
-                break usize::from(byte[0]);
-            }
-        };
-        c.coeffs[i] = c.coeffs[j];
-        c.coeffs[j] = 1 - 2 * (signs & 1) as i32;
-        signs >>= 1;
-    }
-    zeroize::Zeroize::zeroize(&mut signs);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::Portable;
     use crate::params::ALL_PARAMS;
-
-    #[test]
-    fn div_rem_small_is_division() {
-        for l in 1..=8 {
-            for i in (0..1 << 12).chain([(1 << 29) - 1, (1 << 29) - 8, (1 << 28) + 3]) {
-                assert_eq!(div_rem_small(i, l), (i / l, i % l), "i = {i}, l = {l}");
-            }
-        }
-    }
 
     #[test]
     #[allow(clippy::needless_range_loop)]
@@ -674,17 +608,6 @@ mod tests {
                     }
                 }
             });
-        }
-    }
-
-    #[test]
-    fn sample_in_ball_has_tau_signs() {
-        for p in ALL_PARAMS {
-            for t in 0..20u8 {
-                let c = sample_in_ball(Portable, &[t; 64][..p.ctilde_bytes()], p.tau);
-                assert_eq!(c.coeffs.iter().filter(|&&x| x != 0).count(), p.tau);
-                assert!(c.coeffs.iter().all(|&x| (-1..=1).contains(&x)));
-            }
         }
     }
 }

@@ -1,0 +1,225 @@
+//! Every published vector through every implementation: NIST ACVP (keyGen, sigGen, sigGen
+//! tr1, sigVer) and C2SP Wycheproof (sign with seed, sign with expanded key, verify), each
+//! case turned into the input of the end-to-end check that asks the same question
+//! (`keygen`, `sign`, `sign_malformed_sk`, `sign_variants`, `verify`, `verify_variants`),
+//! run on every implementation that answers it, and judged against the vector's expected
+//! result. An implementation whose answer differs is either covered by a stated deviation
+//! (`known`: then its answer must be exactly the one the entry computes) or a finding.
+//! `mldsa-diff vectors` prints the table of who passes which file; `diff/tests/vectors.rs`
+//! asserts it.
+
+mod boundary;
+mod input;
+mod published;
+
+pub use boundary::boundary_vectors;
+pub use input::{NotRun, Vector, Want};
+pub use published::{acvp_vectors, wycheproof_vectors};
+
+use crate::known::{self, Expected};
+use crate::model::{Output, Verdict};
+use crate::oracle::Oracle;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// How one implementation answered one vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// What FIPS 204 demands.
+    Right,
+    /// Other than FIPS 204, exactly as the implementation's stated deviation computes.
+    Known,
+    /// Other than FIPS 204 and not predicted: a finding.
+    Wrong,
+    /// It has no interface for this input.
+    Unanswered,
+}
+
+fn meets(want: &Want, out: &Output) -> bool {
+    match want {
+        Want::Bytes(b) => out.bytes == *b && !matches!(out.verdict, Verdict::Error(_)),
+        Want::Accept(a) => out.scalar == i64::from(*a),
+        Want::Refuse => matches!(out.verdict, Verdict::Error(_)),
+    }
+}
+
+/// Judges `o` on `v`.
+pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
+    let Some(out) = o.run(v.check, &v.case) else {
+        return Outcome::Unanswered;
+    };
+    if meets(&v.want, &out) {
+        return Outcome::Right;
+    }
+    let stated = if v.check.def.name == "verify_{set}" {
+        known::verifier_deviation(o.name()).map(|l| {
+            let c = &v.case;
+            let ok =
+                crate::craft::spec::verify(&v.check.params(), &c.pk, &c.msg, &c.ctx, &c.sig, l);
+            out.scalar == i64::from(ok)
+        })
+    } else {
+        known::find(v.check, o.name(), o.origin())
+            .filter(|k| k.deviation)
+            .map(|k| {
+                let reference =
+                    crate::oracle::run_rust(&mldsa::backend::Portable, v.check, &v.case)
+                        .unwrap_or_default();
+                match (k.expect)(v.check, &v.case, &reference) {
+                    Expected::Output(want) => crate::judge::compare(v.check, &want, &out).is_none(),
+                    Expected::Verdict(want) => want.kind() == out.verdict.kind(),
+                }
+            })
+    };
+    if stated == Some(true) {
+        Outcome::Known
+    } else {
+        Outcome::Wrong
+    }
+}
+
+/// One cell of the table.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    /// Right answers.
+    pub right: usize,
+    /// Stated deviations.
+    pub known: usize,
+    /// Findings (vector ids).
+    pub wrong: Vec<String>,
+    /// Inputs it has no interface for.
+    pub unanswered: usize,
+}
+
+/// The table: (file, implementation) -> row.
+pub type Table = BTreeMap<(String, &'static str), Row>;
+
+/// Runs every vector through every oracle (on every core: the vectors split in chunks).
+pub fn run(vectors: &[Vector], oracles: &[Box<dyn Oracle>]) -> Table {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = vectors.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<(usize, usize, Outcome)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = vectors
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, vs)| {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for (i, v) in vs.iter().enumerate() {
+                        for (j, o) in oracles.iter().enumerate() {
+                            out.push((c * chunk + i, j, judge(o.as_ref(), v)));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a vector run panicked"))
+            .collect()
+    });
+    let mut t = Table::new();
+    for (i, j, outcome) in parts.into_iter().flatten() {
+        let v = &vectors[i];
+        let row = t.entry((v.file.clone(), oracles[j].name())).or_default();
+        match outcome {
+            Outcome::Right => row.right += 1,
+            Outcome::Known => row.known += 1,
+            Outcome::Wrong => row.wrong.push(v.id.clone()),
+            Outcome::Unanswered => row.unanswered += 1,
+        }
+    }
+    t
+}
+
+/// The table as text: one line per file, one column per implementation, each cell
+/// `right[+known][!wrong]` or `-` where it answered nothing; `n/a` lines for vectors no
+/// check can take.
+pub fn render(t: &Table, names: &[&str], not_run: &[NotRun]) -> String {
+    let mut files: Vec<&String> = t.keys().map(|(f, _)| f).collect();
+    files.dedup();
+    let w = files.iter().map(|f| f.len()).max().unwrap_or(4).max(4);
+    let mut s = format!("{:<w$} {:>5}", "file", "cases");
+    for n in names {
+        s += &format!(" {n:>17}");
+    }
+    s.push('\n');
+    for f in files {
+        let total = t
+            .iter()
+            .find(|((ff, _), _)| ff == f)
+            .map(|(_, r)| r.right + r.known + r.wrong.len() + r.unanswered)
+            .unwrap_or(0);
+        s += &format!("{f:<w$} {total:>5}");
+        for n in names {
+            let cell = match t.get(&(f.clone(), *n)) {
+                None => "?".to_string(),
+                Some(r) if r.unanswered == total => "-".to_string(),
+                Some(r) => {
+                    let mut c = r.right.to_string();
+                    if r.known > 0 {
+                        c += &format!("+{}k", r.known);
+                    }
+                    if !r.wrong.is_empty() {
+                        c += &format!("!{}", r.wrong.len());
+                    }
+                    if r.unanswered > 0 {
+                        c += &format!("/{}", total - r.unanswered);
+                    }
+                    c
+                }
+            };
+            s += &format!(" {cell:>17}");
+        }
+        s.push('\n');
+    }
+    s += "cell: right answers; +Nk: stated deviations (known.rs), asserted exactly; !N: wrong \
+          (a finding); /N: of N it answered; -: no interface for these inputs\n";
+    for n in not_run {
+        s += &format!("n/a: {} {}: {}\n", n.file, n.id, n.why);
+    }
+    s
+}
+
+/// Every vector's results.
+#[derive(Debug)]
+pub struct Results {
+    /// The table.
+    pub table: Table,
+    /// The implementations, in column order.
+    pub names: Vec<&'static str>,
+    /// Vectors no check can take.
+    pub not_run: Vec<NotRun>,
+    /// Vectors run.
+    pub vectors: usize,
+}
+
+impl Results {
+    /// The table as text.
+    pub fn render(&self) -> String {
+        render(&self.table, &self.names, &self.not_run)
+    }
+    /// Every wrong answer, one line per (file, implementation).
+    pub fn findings(&self) -> Vec<String> {
+        self.table
+            .iter()
+            .filter(|(_, r)| !r.wrong.is_empty())
+            .map(|((f, n), r)| format!("{n} on {f}: {}", r.wrong.join(", ")))
+            .collect()
+    }
+}
+
+/// Loads every vector from `dir` and runs it through `oracles`.
+pub fn run_all(dir: &Path, oracles: &[Box<dyn Oracle>]) -> Result<Results, String> {
+    let mut vectors = acvp_vectors(dir)?;
+    let (w, not_run) = wycheproof_vectors(dir)?;
+    vectors.extend(w);
+    vectors.extend(boundary_vectors()?);
+    Ok(Results {
+        table: run(&vectors, oracles),
+        names: oracles.iter().map(|o| o.name()).collect(),
+        not_run,
+        vectors: vectors.len(),
+    })
+}
