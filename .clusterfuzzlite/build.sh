@@ -54,11 +54,13 @@ fi
 [ "${#targets[@]}" -gt 0 ] || { echo "build.sh: no fuzz targets" >&2; exit 1; }
 
 # -O with debug assertions: every kernel's debug_assert!ed contract is checked while fuzzing.
+# No comparison tracing, as scripts/fuzz.sh builds them: twice the executions for the same
+# coverage (BENCHMARKS.md, "Fuzzing: comparison tracing").
 cd fuzz
 if [ "${#targets[@]}" -eq 1 ]; then
-    cargo fuzz build -O --debug-assertions "${targets[0]}"
+    cargo fuzz build -O --debug-assertions --no-trace-compares "${targets[0]}"
 else
-    cargo fuzz build -O --debug-assertions
+    cargo fuzz build -O --debug-assertions --no-trace-compares
 fi
 cd ..
 

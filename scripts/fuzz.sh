@@ -2,7 +2,7 @@
 # Coverage-guided differential fuzzing: what the nightly job runs.
 #
 #   scripts/fuzz.sh [--minutes-per-target M | --seconds-per-target S] [--jobs N]
-#                   [--shard I/N] [TARGET...]
+#                   [--shard I/N] [--trace-compares] [TARGET...]
 #   scripts/fuzz.sh --planted [--seconds-per-target S] [--shard I/N] [TARGET...]
 #   scripts/fuzz.sh --cmin [--shard I/N] [TARGET...]
 #
@@ -25,6 +25,12 @@
 #              MLDSA_PLANTED_BUG set to the kernel its check covers (`mldsa-diff planted-bug
 #              <t>`): each target must then find a mismatch; the summary gives the time to
 #              detect.
+# --trace-compares  build with libFuzzer's comparison tracing (cargo fuzz's default; off here):
+#              it feeds the operands of every compare to the mutator, which cannot solve the
+#              compares that matter here (against hashes, or against values the generators
+#              already draw from each kernel's contract), and it was half of an end-to-end
+#              target's time (verify_44: 867 exec/s with it, 1,863 without). BENCHMARKS.md
+#              gives the planted-bug detection times both ways.
 # --list       print the targets this invocation would run (after --shard) and exit.
 # --cmin       minimise each target's corpus (cargo fuzz cmin) instead of fuzzing: what the
 #              weekly nightly run does to the merged corpus.
@@ -36,7 +42,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "fuzz.sh: $*" >&2; echo "(scripts/fuzz.sh --help for usage)" >&2; exit 2; }
 # need OPTION "$@": the option's value, or a clear error when it is missing.
 need() { if [ "$#" -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then die "option $1 needs a value"; fi; }
@@ -45,6 +51,7 @@ is_uint() { case "$1" in '' | *[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 seconds=60
 jobs=$(nproc)
 planted=0
+trace_compares=0
 list_only=0
 cmin=0
 shard_i=1
@@ -66,6 +73,7 @@ while [ $# -gt 0 ]; do
             fi
             shift 2 ;;
         --planted) planted=1; shift ;;
+        --trace-compares) trace_compares=1; shift ;;
         --list) list_only=1; shift ;;
         --cmin) cmin=1; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -148,6 +156,7 @@ features=()
 # FUZZ_FEATURES=planted-bugs MLDSA_PLANTED_BUG=<bug> scripts/fuzz.sh <target> must fail.
 [ -n "${FUZZ_FEATURES:-}" ] && features+=(--features "$FUZZ_FEATURES")
 fuzz_flags=(-O --debug-assertions "${features[@]}")
+[ "$trace_compares" = 1 ] || fuzz_flags+=(--no-trace-compares)
 
 echo "== building ${#targets[@]} fuzz targets (shard $shard_i/$shard_n, toolchain $toolchain)"
 # Every target at once when all run; else only those this run (or shard) needs.

@@ -4,7 +4,7 @@
 //! added, then left valid or edited. Only accept/reject is compared.
 
 use super::def::{Check, Def, Over, no_polys};
-use super::e2e::flip;
+use super::e2e::{flip, maker};
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case};
 use super::e2e_extra::{rust_variant, variant_msg};
 use crate::kernels::Kernels;
@@ -71,9 +71,10 @@ fn generate(
         def: &SIGN_VARIANTS,
         variant: check.variant,
     };
-    // If the reference itself cannot sign (a faulty kernel), verify an all-zero signature
-    // instead: sign_variants reports the fault.
-    case.sig = rust_variant(&mldsa::backend::Portable, signer, &case)
+    // Signed with the generators' backend (e2e::maker). If it cannot sign (a faulty
+    // kernel), verify an all-zero signature instead: sign_variants reports the fault.
+    let backend = mldsa::backend::AnyBackend::new(maker()).expect("maker() is available");
+    case.sig = mldsa::with_backend!(backend, |b| rust_variant(&b, signer, &case))
         .filter(|o| o.verdict == Verdict::Signed)
         .map_or_else(|| vec![0; p.sig_bytes()], |o| o.bytes);
     case.sk = Vec::new();
