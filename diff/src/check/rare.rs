@@ -1,5 +1,6 @@
 //! sign_rare_{set}: signing inputs that take the signing loop's rare branches (many rejected
-//! attempts, exactly omega hints, ||z|| and ||r0|| exactly at their bounds), compared byte for
+//! attempts, exactly omega hints, ||z||, ||r0|| and ||c t0|| exactly at their bounds; the last
+//! only for ML-DSA-44, the one set where it can happen), compared byte for
 //! byte across every signer. Edge case i is the committed input of [`Target::ALL`]`[i]` for
 //! the set ([`crate::craft::rare::FOUND`]); random cases derive an input of a random target
 //! from a random index (not searched: most take the common path).
@@ -30,6 +31,11 @@ fn generate(
             Some(i) => (t, i, "committed"),
             // An honest key's input instead: a big-t0 key's input that was not searched may
             // loop for ever in a signer without an attempt limit.
+            None if !t.possible(&p) => (
+                Target::Attempts(10),
+                0,
+                "target unreachable for this set; index 0 of",
+            ),
             None => (
                 Target::Attempts(10),
                 0,
@@ -63,7 +69,7 @@ pub(super) static SIGN_RARE: Def = Def {
         "sign_rare_{set}",
         |_| {
             "sk, msg, rnd found to take a rare branch of the signing loop (10/30/100+ attempts, \
-             omega hints, ||z|| and ||r0|| at their bounds) -> signature; byte-identical"
+             omega hints, ||z||, ||r0|| and ||c t0|| at their bounds) -> signature; byte-identical"
                 .into()
         },
         "pack_z",

@@ -28,6 +28,10 @@ pub enum Target {
     R0AtBound,
     /// The accepted attempt's ||r0|| is exactly gamma2 - beta - 1.
     R0JustInside,
+    /// A rejected attempt whose z and r0 passed and whose ||c t0|| is exactly gamma2 (the
+    /// first rejected value). Only ML-DSA-44 can reach it: ||c t0|| <= tau 2^12, which is
+    /// below gamma2 for ML-DSA-65 (200,704 < 261,888) and ML-DSA-87 (245,760 < 261,888).
+    Ct0AtBound,
 }
 
 impl Target {
@@ -40,11 +44,12 @@ impl Target {
             Target::ZJustInside => "accepted with ||z|| = gamma1 - beta - 1".into(),
             Target::R0AtBound => "a rejected attempt with ||r0|| = gamma2 - beta".into(),
             Target::R0JustInside => "accepted with ||r0|| = gamma2 - beta - 1".into(),
+            Target::Ct0AtBound => "a rejected attempt with ||c t0|| = gamma2".into(),
         }
     }
 
     /// Every target the search looks for.
-    pub const ALL: [Target; 8] = [
+    pub const ALL: [Target; 9] = [
         Target::Attempts(10),
         Target::Attempts(30),
         Target::Attempts(100),
@@ -53,15 +58,28 @@ impl Target {
         Target::ZJustInside,
         Target::R0AtBound,
         Target::R0JustInside,
+        Target::Ct0AtBound,
     ];
 
     fn tag(self) -> u8 {
         Target::ALL.iter().position(|t| *t == self).expect("listed") as u8
     }
 
-    /// Whether the key's t0 is replaced by a pattern (more hints, so more rejections).
+    /// Whether the key's t0 is replaced by a pattern (more hints, so more rejections; or,
+    /// for [`Target::Ct0AtBound`], one polynomial of t0 at [`CT0_T`]).
     pub fn big_t0(self) -> bool {
-        matches!(self, Target::Attempts(100) | Target::HintsOmega)
+        matches!(
+            self,
+            Target::Attempts(100) | Target::HintsOmega | Target::Ct0AtBound
+        )
+    }
+
+    /// Whether set `p` can reach this target at all (see [`Target::Ct0AtBound`]).
+    pub fn possible(self, p: &Params) -> bool {
+        match self {
+            Target::Ct0AtBound => p.tau as i64 * 4096 >= i64::from(p.gamma2.value()),
+            _ => true,
+        }
     }
 
     /// Whether `attempts` (the model's record of one signing) reaches this target.
@@ -82,6 +100,9 @@ impl Target {
                 .iter()
                 .any(|a| a.rejected == Some(Rejection::R0) && a.r0 == Some(rb)),
             Target::R0JustInside => last.r0 == Some(rb - 1),
+            Target::Ct0AtBound => rejected.iter().any(|a| {
+                a.rejected == Some(Rejection::Ct0) && a.ct0 == Some(i64::from(p.gamma2.value()))
+            }),
         }
     }
 }
@@ -105,6 +126,27 @@ fn stream(parts: &[&[u8]], out: &mut [u8]) {
     x.finalize_xof().read(out);
 }
 
+/// The t0 coefficient of [`Target::Ct0AtBound`]'s pattern: 31 * 3,072 = 95,232, ML-DSA-44's
+/// gamma2.
+pub const CT0_T: i64 = 3072;
+
+/// t0 coefficients (each in [-(2^12 - 1), 2^12]) as skEncode packs them: 13 bits of 2^12 - t0
+/// each (FIPS 204 Alg. 24, through BitPack).
+fn pack_t0(t0: &[i64]) -> Vec<u8> {
+    let mut packed = Vec::with_capacity(t0.len() * 13 / 8);
+    let (mut acc, mut have) = (0u64, 0);
+    for &v in t0 {
+        acc |= ((4096 - v) as u64) << have;
+        have += 13;
+        while have >= 8 {
+            packed.push(acc as u8);
+            acc >>= 8;
+            have -= 8;
+        }
+    }
+    packed
+}
+
 /// The input of (set, target, index).
 pub fn input(p: &Params, target: Target, index: u64) -> Input {
     let label = [
@@ -116,28 +158,48 @@ pub fn input(p: &Params, target: Target, index: u64) -> Input {
     let mut seed = [0u8; 32 + 32 + 16];
     stream(&label, &mut seed);
     let (_, mut sk) = crate::check::e2e::keygen(p, &seed[..32]);
-    if target.big_t0() {
+    let start = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
+    if target == Target::Ct0AtBound {
+        // t0's first polynomial := a pattern made for the challenge c of the honest key's
+        // first attempt that passes the z and r0 checks (t0 does not change w, c~ or z, so
+        // the attempts up to that one are the same): CT0_T c_j at position 255 - j for the
+        // first 31 nonzero c_j, 0 elsewhere. Then coefficient 255 of c t0 is 31 CT0_T =
+        // gamma2 exactly (no wrap-around at 255), that attempt is rejected at the c t0 check,
+        // and a later attempt, whose challenge is unrelated to the pattern, signs.
+        let honest = record(
+            p,
+            &Input {
+                sk: sk.clone(),
+                msg: seed[64..].to_vec(),
+                rnd: seed[32..64].try_into().expect("32 bytes"),
+            },
+        );
+        let first = honest
+            .iter()
+            .find(|a| !matches!(a.rejected, Some(Rejection::Z | Rejection::R0)));
+        if let Some(a) = first {
+            let mut t0 = [0i64; 256];
+            for j in (0..256).filter(|&j| a.c.0[j] != 0).take(31) {
+                t0[255 - j] = CT0_T * i64::from(a.c.0[j]);
+            }
+            let packed = pack_t0(&t0);
+            sk[start..start + packed.len()].copy_from_slice(&packed);
+        }
+    } else if target.big_t0() {
         // t0 := +-T in every coefficient, signs from the seed, T in [2048, 4095] by index.
         let t = 2048 + (index % 8) as i64 * 292;
-        let start = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
         let mut signs = vec![0u8; p.k * 32];
         stream(&[&seed, b"t0"], &mut signs);
-        let mut packed = Vec::with_capacity(p.k * 416);
-        let (mut acc, mut have) = (0u64, 0);
-        for i in 0..p.k * 256 {
-            let v = if signs[i / 8] >> (i % 8) & 1 == 1 {
-                t
-            } else {
-                -t
-            };
-            acc |= ((4096 - v) as u64) << have;
-            have += 13;
-            while have >= 8 {
-                packed.push(acc as u8);
-                acc >>= 8;
-                have -= 8;
-            }
-        }
+        let t0: Vec<i64> = (0..p.k * 256)
+            .map(|i| {
+                if signs[i / 8] >> (i % 8) & 1 == 1 {
+                    t
+                } else {
+                    -t
+                }
+            })
+            .collect();
+        let packed = pack_t0(&t0);
         sk[start..start + packed.len()].copy_from_slice(&packed);
     }
     let mut rnd = [0u8; 32];
@@ -174,6 +236,13 @@ pub fn search(p: &Params, target: Target, from: u64, limit: u64) -> Option<u64> 
 pub fn search_listing(p: &Params, limit: u64) -> String {
     let mut out = String::new();
     for t in Target::ALL {
+        if !t.possible(p) {
+            out.push_str(&format!(
+                "    // {} {t:?}: unreachable for this set (tau 2^12 < gamma2)\n",
+                p.name
+            ));
+            continue;
+        }
         let start = std::time::Instant::now();
         let secs = || start.elapsed().as_secs_f64();
         let line = match search(p, t, 0, limit) {
@@ -203,7 +272,8 @@ pub fn search_listing(p: &Params, limit: u64) -> String {
     out
 }
 
-/// Found by `mldsa-diff rare-search` (the search from index 0; 16 s on x86_64 for all 24):
+/// Found by `mldsa-diff rare-search` (the search from index 0; 16 s on x86_64 for all 25;
+/// [`Target::Ct0AtBound`] only for ML-DSA-44, the one set that can reach it):
 /// set, target, index, and what the model signer recorded for it.
 #[rustfmt::skip]
 pub const FOUND: &[(&str, Target, u64)] = &[
@@ -215,6 +285,7 @@ pub const FOUND: &[(&str, Target, u64)] = &[
     ("ML-DSA-44", Target::ZJustInside, 212), // accepted with ||z|| = gamma1 - beta - 1: 1 attempts, accepted with ||z|| 130993, ||r0|| Some(94904), Some(62) hints
     ("ML-DSA-44", Target::R0AtBound, 134), // a rejected attempt with ||r0|| = gamma2 - beta: 11 attempts, accepted with ||z|| 130437, ||r0|| Some(95144), Some(56) hints
     ("ML-DSA-44", Target::R0JustInside, 46), // accepted with ||r0|| = gamma2 - beta - 1: 6 attempts, accepted with ||z|| 130902, ||r0|| Some(95153), Some(62) hints
+    ("ML-DSA-44", Target::Ct0AtBound, 0), // a rejected attempt with ||c t0|| = gamma2: 14 attempts, accepted with ||z|| 130976, ||r0|| Some(95038), Some(54) hints
     ("ML-DSA-65", Target::Attempts(10), 0), // 10 to 30 attempts: 15 attempts, accepted with ||z|| 523461, ||r0|| Some(261463), Some(23) hints
     ("ML-DSA-65", Target::Attempts(30), 63), // 30 to 90 attempts: 32 attempts, accepted with ||z|| 523916, ||r0|| Some(261571), Some(33) hints
     ("ML-DSA-65", Target::Attempts(100), 15), // 100 to 300 attempts: 206 attempts, accepted with ||z|| 523619, ||r0|| Some(261625), Some(48) hints

@@ -35,6 +35,23 @@ pub struct Attempt {
     pub hints: Option<usize>,
     /// `None` if this attempt produced the signature.
     pub rejected: Option<Rejection>,
+    /// The attempt's challenge c (SampleInBall of its c~).
+    pub c: Challenge,
+}
+
+/// A challenge polynomial: tau coefficients +-1, the rest 0. Its `Debug` shows only where
+/// the nonzero coefficients are, to keep records readable.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Challenge(pub [i8; 256]);
+
+impl core::fmt::Debug for Challenge {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let nonzero: Vec<String> = (0..256)
+            .filter(|&i| self.0[i] != 0)
+            .map(|i| format!("{}{i}", if self.0[i] > 0 { '+' } else { '-' }))
+            .collect();
+        write!(f, "c[{}]", nonzero.join(" "))
+    }
 }
 
 fn centred(x: i64) -> i64 {
@@ -156,7 +173,8 @@ fn run(
         x.update(mu);
         x.update(&spec::w1_encode(p, &w1));
         x.finalize_xof().read(&mut ctilde);
-        let c_hat = spec::ntt(&spec::sample_in_ball(p, &ctilde));
+        let c = spec::sample_in_ball(p, &ctilde);
+        let c_hat = spec::ntt(&c);
         let z: Vec<Poly> = s1
             .iter()
             .zip(&y)
@@ -171,6 +189,7 @@ fn run(
             ct0: None,
             hints: None,
             rejected: None,
+            c: Challenge(c.map(|x| centred(x) as i8)),
         };
         let cs2: Vec<Poly> = s2.iter().map(|s| mul(&c_hat, s)).collect();
         let w_cs2: Vec<Poly> = w
