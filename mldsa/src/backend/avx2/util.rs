@@ -3,17 +3,28 @@
 #![allow(unsafe_code)]
 
 use crate::backend::field::{Q, QINV};
+use crate::params::N;
 use crate::poly::Poly;
 use core::arch::x86_64::*;
 
+/// Vectors of eight coefficients in a polynomial (N / 8).
+const VECS: usize = 32;
+const _: () = assert!(VECS * 8 == N);
+
+/// Loads vector `i` (coefficients 8i..8i + 8) of `p`. Panics if `i >= N / 8`: a safe
+/// function checks its own precondition (with `i` from a constant-bound loop, as in every
+/// kernel, the compiler removes the check).
 #[target_feature(enable = "avx2")]
 pub(super) fn load(p: &Poly, i: usize) -> __m256i {
-    // SAFETY: i < 32, so coefficients 8i..8i+8 are in bounds; Poly is 32-byte aligned.
+    assert!(i < VECS);
+    // SAFETY: i < N / 8, so coefficients 8i..8i+8 are in bounds; Poly is 32-byte aligned.
     unsafe { _mm256_load_si256(p.coeffs.as_ptr().add(8 * i).cast()) }
 }
 
+/// Stores `v` as vector `i` of `p`. Panics if `i >= N / 8`, as [`load`].
 #[target_feature(enable = "avx2")]
 pub(super) fn store(p: &mut Poly, i: usize, v: __m256i) {
+    assert!(i < VECS);
     // SAFETY: as for `load`.
     unsafe { _mm256_store_si256(p.coeffs.as_mut_ptr().add(8 * i).cast(), v) }
 }
