@@ -8,7 +8,7 @@ use super::inputs::{
 };
 use crate::kernels::Kernels;
 use crate::model::{Case, Output};
-use crate::pqclean::CImpl;
+use crate::pqclean::{CImpl, CKernels};
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Bounds, Contract};
 use mldsa::params::Q;
@@ -100,45 +100,36 @@ fn two(_: Variant) -> usize {
     2
 }
 
-/// A kernel on one polynomial in place.
-fn unary(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+/// A kernel on one polynomial in place: `op` runs it on the guarded copy. Each check passes
+/// its own `op` (no dispatch on the check's name).
+fn unary(
+    b: &dyn Kernels,
+    check: Check,
+    case: &Case,
+    op: fn(&dyn Kernels, &mut Poly),
+) -> Option<Output> {
     let mut g = Guarded::new(poly(case, 0)?);
     polys_in(case, 1)?;
-    let a = &mut g.v;
-    match check.def.name {
-        // NTT-domain values travel in canonical order; the backend may keep its own.
-        "ntt" => {
-            b.ntt(a);
-            b.ntt_order_to_canonical(a);
-        }
-        "invntt_tomont" => {
-            b.ntt_order_from_canonical(a);
-            b.invntt_tomont(a);
-        }
-        "reduce" => b.reduce(a),
-        "caddq" => b.caddq(a),
-        _ => b.shiftl(a),
-    }
-    Some(checked(check.def.name, &[g.violation()], polys_out(&[g.v])))
+    op(b, &mut g.v);
+    Some(checked(
+        check.def.kernels[0],
+        &[g.violation()],
+        polys_out(&[g.v]),
+    ))
 }
 
-fn c_unary(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+/// The same through PQClean: `op` gets the C implementation (for its coefficient order) and
+/// the polynomial.
+fn c_unary(
+    c: &CImpl,
+    check: Check,
+    case: &Case,
+    op: fn(&CImpl, &CKernels, &mut Poly) -> Option<()>,
+) -> Option<Output> {
     let t = c.table(&check.params());
     let mut a = poly(case, 0)?;
     polys_in(case, 1)?;
-    match check.def.name {
-        "ntt" => {
-            t.ntt(&mut a)?;
-            a = c.to_canonical(&a);
-        }
-        "invntt_tomont" => {
-            a = c.to_own_order(&a);
-            t.invntt_tomont(&mut a)?;
-        }
-        "reduce" => t.reduce(&mut a)?,
-        "caddq" => t.caddq(&mut a)?,
-        _ => t.shiftl(&mut a)?,
-    }
+    op(c, t, &mut a)?;
     Some(polys_out(&[a]))
 }
 
@@ -168,23 +159,45 @@ const fn a_kernel(
 }
 
 pub(super) static NTT: Def = Def {
-    native: super::native::UNARY,
+    native: super::native::NTT,
+    // NTT-domain values travel in canonical order; the backend may keep its own.
     ..a_kernel(
         "ntt",
         &["ntt", "ntt_order_to_canonical"],
         |_| contract::NTT,
-        unary,
-        c_unary,
+        |b, check, case| {
+            unary(b, check, case, |b, a| {
+                b.ntt(a);
+                b.ntt_order_to_canonical(a);
+            })
+        },
+        |c, check, case| {
+            c_unary(c, check, case, |c, t, a| {
+                t.ntt(a)?;
+                *a = c.to_canonical(a);
+                Some(())
+            })
+        },
     )
 };
 pub(super) static INVNTT_TOMONT: Def = Def {
-    native: super::native::UNARY,
+    native: super::native::INVNTT_TOMONT,
     ..a_kernel(
         "invntt_tomont",
         &["invntt_tomont", "ntt_order_from_canonical"],
         |_| contract::INVNTT_TOMONT,
-        unary,
-        c_unary,
+        |b, check, case| {
+            unary(b, check, case, |b, a| {
+                b.ntt_order_from_canonical(a);
+                b.invntt_tomont(a);
+            })
+        },
+        |c, check, case| {
+            c_unary(c, check, case, |c, t, a| {
+                *a = c.to_own_order(a);
+                t.invntt_tomont(a)
+            })
+        },
     )
 };
 pub(super) static POINTWISE: Def = Def {
@@ -241,42 +254,76 @@ pub(super) static POINTWISE_ACC: Def = Def {
         },
     )
 };
-pub(super) static REDUCE: Def =
-    a_kernel("reduce", &["reduce"], |_| contract::REDUCE, unary, c_unary);
+pub(super) static REDUCE: Def = a_kernel(
+    "reduce",
+    &["reduce"],
+    |_| contract::REDUCE,
+    |b, check, case| unary(b, check, case, |b, a| b.reduce(a)),
+    |c, check, case| c_unary(c, check, case, |_, t, a| t.reduce(a)),
+);
 pub(super) static CADDQ: Def = Def {
-    native: super::native::UNARY,
-    ..a_kernel("caddq", &["caddq"], |_| contract::CADDQ, unary, c_unary)
+    native: super::native::CADDQ,
+    ..a_kernel(
+        "caddq",
+        &["caddq"],
+        |_| contract::CADDQ,
+        |b, check, case| unary(b, check, case, |b, a| b.caddq(a)),
+        |c, check, case| c_unary(c, check, case, |_, t, a| t.caddq(a)),
+    )
 };
 
-fn add_sub(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
+/// `a op= b` (add or sub), the check's own `op`.
+fn add_sub(
+    b: &dyn Kernels,
+    check: Check,
+    case: &Case,
+    op: fn(&dyn Kernels, &mut Poly, &Poly),
+) -> Option<Output> {
     let v = polys_in(case, 2)?;
     let mut a = Guarded::new(v[0]);
-    if check.def.name == "add" {
-        b.add(&mut a.v, &v[1])
-    } else {
-        b.sub(&mut a.v, &v[1])
-    }
-    Some(checked(check.def.name, &[a.violation()], polys_out(&[a.v])))
+    op(b, &mut a.v, &v[1]);
+    Some(checked(
+        check.def.kernels[0],
+        &[a.violation()],
+        polys_out(&[a.v]),
+    ))
 }
-fn c_add_sub(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+fn c_add_sub(
+    c: &CImpl,
+    check: Check,
+    case: &Case,
+    op: fn(&CKernels, &Poly, &Poly) -> Option<Poly>,
+) -> Option<Output> {
     let v = polys_in(case, 2)?;
-    let t = c.table(&check.params());
-    Some(polys_out(&[if check.def.name == "add" {
-        t.add(&v[0], &v[1])?
-    } else {
-        t.sub(&v[0], &v[1])?
-    }]))
+    Some(polys_out(&[op(c.table(&check.params()), &v[0], &v[1])?]))
 }
 pub(super) static ADD: Def = Def {
     poly_inputs: two,
-    ..a_kernel("add", &["add"], |_| contract::ADD, add_sub, c_add_sub)
+    ..a_kernel(
+        "add",
+        &["add"],
+        |_| contract::ADD,
+        |b, check, case| add_sub(b, check, case, |b, a, x| b.add(a, x)),
+        |c, check, case| c_add_sub(c, check, case, |t, a, x| t.add(a, x)),
+    )
 };
 pub(super) static SUB: Def = Def {
     poly_inputs: two,
-    ..a_kernel("sub", &["sub"], |_| contract::SUB, add_sub, c_add_sub)
+    ..a_kernel(
+        "sub",
+        &["sub"],
+        |_| contract::SUB,
+        |b, check, case| add_sub(b, check, case, |b, a, x| b.sub(a, x)),
+        |c, check, case| c_add_sub(c, check, case, |t, a, x| t.sub(a, x)),
+    )
 };
-pub(super) static SHIFTL: Def =
-    a_kernel("shiftl", &["shiftl"], |_| contract::SHIFTL, unary, c_unary);
+pub(super) static SHIFTL: Def = a_kernel(
+    "shiftl",
+    &["shiftl"],
+    |_| contract::SHIFTL,
+    |b, check, case| unary(b, check, case, |b, a| b.shiftl(a)),
+    |c, check, case| c_unary(c, check, case, |_, t, a| t.shiftl(a)),
+);
 
 fn split(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
     let a = poly(case, 0)?;

@@ -42,25 +42,34 @@ mod runs {
         polys.iter().all(|p| b.holds(&p.coeffs)).then_some(())
     }
 
-    /// ntt, invntt_tomont and caddq; NTT-domain values in canonical (bit-reversed) order,
-    /// through mldsa-native's own permutation where its backend keeps another.
-    pub(super) fn unary(k: NativeKernels, check: Check, case: &Case) -> Option<Output> {
+    /// ntt, invntt_tomont and caddq (each check's own `op` on mldsa-native's kernels);
+    /// NTT-domain values in canonical (bit-reversed) order, through mldsa-native's own
+    /// permutation where its backend keeps another.
+    fn unary(case: &Case, op: impl FnOnce(&mut Poly) -> Option<()>) -> Option<Output> {
         let mut a = poly(case, 0)?;
         polys_in(case, 1)?;
         within(&[a], ABS_Q)?;
-        match check.def.name {
-            "ntt" => {
-                done(shim::unary(k, Unary::Ntt, &mut a))?;
-                shim::unary(k, Unary::Permute, &mut a);
-            }
-            "invntt_tomont" => {
-                shim::unary(k, Unary::Permute, &mut a);
-                done(shim::unary(k, Unary::Intt, &mut a))?;
-            }
-            "caddq" => done(shim::unary(k, Unary::Caddq, &mut a))?,
-            _ => return None,
-        }
+        op(&mut a)?;
         Some(polys_out(&[a]))
+    }
+
+    pub(super) fn ntt(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
+        unary(case, |a| {
+            done(shim::unary(k, Unary::Ntt, a))?;
+            shim::unary(k, Unary::Permute, a);
+            Some(())
+        })
+    }
+
+    pub(super) fn invntt_tomont(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
+        unary(case, |a| {
+            shim::unary(k, Unary::Permute, a);
+            done(shim::unary(k, Unary::Intt, a))
+        })
+    }
+
+    pub(super) fn caddq(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
+        unary(case, |a| done(shim::unary(k, Unary::Caddq, a)))
     }
 
     pub(super) fn pointwise(k: NativeKernels, _: Check, case: &Case) -> Option<Output> {
@@ -167,7 +176,9 @@ mod runs {
         )*};
     }
     none!(
-        unary,
+        ntt,
+        invntt_tomont,
+        caddq,
         pointwise,
         pointwise_acc,
         decompose,
@@ -178,8 +189,12 @@ mod runs {
     );
 }
 
-/// ntt, invntt_tomont, caddq.
-pub(super) const UNARY: Option<NativeFn> = Some(runs::unary);
+/// ntt.
+pub(super) const NTT: Option<NativeFn> = Some(runs::ntt);
+/// invntt_tomont.
+pub(super) const INVNTT_TOMONT: Option<NativeFn> = Some(runs::invntt_tomont);
+/// caddq.
+pub(super) const CADDQ: Option<NativeFn> = Some(runs::caddq);
 /// pointwise_montgomery.
 pub(super) const POINTWISE: Option<NativeFn> = Some(runs::pointwise);
 /// pointwise_acc_l{4,5,7}.

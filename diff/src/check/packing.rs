@@ -7,7 +7,7 @@ use super::inputs::{
     EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
 };
 use crate::model::{Case, Output, Verdict};
-use crate::pqclean::CImpl;
+use crate::pqclean::{CImpl, CKernels};
 use crate::source::{Exhausted, Source};
 use mldsa::backend::Backend;
 use mldsa::backend::contract::{self, Contract};
@@ -35,6 +35,8 @@ const fn pack(
     over: Over,
     kernel: &'static [&'static str],
     contract: fn(Variant) -> Contract,
+    rust: RustFn,
+    c: super::def::CFn,
 ) -> Def {
     Def {
         name,
@@ -47,24 +49,25 @@ const fn pack(
         poly_inputs: one,
         edge_cases: EDGE_PATTERNS,
         generate: from_contract,
-        rust: rust_pack,
-        c: Some(c_pack),
+        rust,
+        c: Some(c),
         native: None,
         peer: None,
     }
 }
 
-fn rust_pack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
+/// A packing kernel's Rust run: `op` packs the polynomial into the guarded buffer (each
+/// check passes its own; no dispatch on the check's name).
+fn rust_pack(
+    b: &dyn crate::kernels::Kernels,
+    check: Check,
+    case: &Case,
+    op: fn(&dyn crate::kernels::Kernels, Variant, &mut [u8], &Poly),
+) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
     let mut out = GuardedBytes::zeroed(packed_len(check));
-    match check.variant {
-        Variant::Eta(e) => b.pack_eta(e, out.out(), &a),
-        Variant::Gamma1(g) => b.pack_z(g, out.out(), &a),
-        Variant::Gamma2(g) => b.pack_w1(g, out.out(), &a),
-        _ if check.def.name == "pack_t1" => b.pack_t1(out.out(), &a),
-        _ => b.pack_t0(out.out(), &a),
-    }
+    op(b, check.variant, out.out(), &a);
     let v = out.violation();
     Some(checked(
         check.def.kernels[0],
@@ -73,17 +76,16 @@ fn rust_pack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Opti
     ))
 }
 
-fn c_pack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+/// The same through PQClean.
+fn c_pack(
+    c: &CImpl,
+    check: Check,
+    case: &Case,
+    op: fn(&CKernels, &Poly) -> Option<Vec<u8>>,
+) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    let t = c.table(&check.params());
-    Some(super::inputs::bytes_out(match check.variant {
-        Variant::Eta(_) => t.pack_eta(&a)?,
-        Variant::Gamma1(_) => t.pack_z(&a)?,
-        Variant::Gamma2(_) => t.pack_w1(&a)?,
-        _ if check.def.name == "pack_t1" => t.pack_t1(&a)?,
-        _ => t.pack_t0(&a)?,
-    }))
+    Some(super::inputs::bytes_out(op(c.table(&check.params()), &a)?))
 }
 
 /// Packed bytes: edge fills, mostly valid encodings for s1/s2 (so implementations without a
@@ -145,14 +147,17 @@ const fn unpack(
     }
 }
 
-fn rust_unpack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Option<Output> {
+/// An unpacking kernel's Rust run: `op` decodes the check's bytes into the guarded
+/// polynomial.
+fn rust_unpack(
+    b: &dyn crate::kernels::Kernels,
+    check: Check,
+    case: &Case,
+    op: fn(&dyn crate::kernels::Kernels, Variant, &mut Poly, &[u8]),
+) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
     let mut a = Guarded::new(Poly::ZERO);
-    match check.variant {
-        Variant::Gamma1(g) => b.unpack_z(g, &mut a.v, buf),
-        _ if check.def.name == "unpack_t1" => b.unpack_t1(&mut a.v, buf),
-        _ => b.unpack_t0(&mut a.v, buf),
-    }
+    op(b, check.variant, &mut a.v, buf);
     Some(checked(
         check.def.kernels[0],
         &[a.violation()],
@@ -160,41 +165,57 @@ fn rust_unpack(b: &dyn crate::kernels::Kernels, check: Check, case: &Case) -> Op
     ))
 }
 
-fn c_unpack(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
+/// The same through PQClean.
+fn c_unpack(
+    c: &CImpl,
+    check: Check,
+    case: &Case,
+    op: fn(&CKernels, &[u8]) -> Option<Poly>,
+) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
-    let t = c.table(&check.params());
-    Some(polys_out(&[match check.variant {
-        Variant::Gamma1(_) => t.unpack_z(buf)?,
-        _ if check.def.name == "unpack_t1" => t.unpack_t1(buf)?,
-        _ => t.unpack_t0(buf)?,
-    }]))
+    Some(polys_out(&[op(c.table(&check.params()), buf)?]))
 }
 
-pub(super) static PACK_T1: Def = pack("pack_t1", Over::Nothing, &["pack_t1"], |_| {
-    contract::PACK_T1
-});
+pub(super) static PACK_T1: Def = pack(
+    "pack_t1",
+    Over::Nothing,
+    &["pack_t1"],
+    |_| contract::PACK_T1,
+    |b, check, case| rust_pack(b, check, case, |b, _, out, a| b.pack_t1(out, a)),
+    |c, check, case| c_pack(c, check, case, |t, a| t.pack_t1(a)),
+);
 pub(super) static UNPACK_T1: Def = unpack(
     "unpack_t1",
     Over::Nothing,
     &["unpack_t1"],
     Some(|_| contract::UNPACK_T1),
-    rust_unpack,
-    c_unpack,
+    |b, check, case| rust_unpack(b, check, case, |b, _, a, buf| b.unpack_t1(a, buf)),
+    |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_t1(buf)),
 );
-pub(super) static PACK_T0: Def = pack("pack_t0", Over::Nothing, &["pack_t0"], |_| {
-    contract::PACK_T0
-});
+pub(super) static PACK_T0: Def = pack(
+    "pack_t0",
+    Over::Nothing,
+    &["pack_t0"],
+    |_| contract::PACK_T0,
+    |b, check, case| rust_pack(b, check, case, |b, _, out, a| b.pack_t0(out, a)),
+    |c, check, case| c_pack(c, check, case, |t, a| t.pack_t0(a)),
+);
 pub(super) static UNPACK_T0: Def = unpack(
     "unpack_t0",
     Over::Nothing,
     &["unpack_t0"],
     Some(|_| contract::UNPACK_T0),
-    rust_unpack,
-    c_unpack,
+    |b, check, case| rust_unpack(b, check, case, |b, _, a, buf| b.unpack_t0(a, buf)),
+    |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_t0(buf)),
 );
-pub(super) static PACK_ETA: Def = pack("pack_eta{eta}", Over::Etas, &["pack_eta"], |v| {
-    contract::pack_eta(eta(v))
-});
+pub(super) static PACK_ETA: Def = pack(
+    "pack_eta{eta}",
+    Over::Etas,
+    &["pack_eta"],
+    |v| contract::pack_eta(eta(v)),
+    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_eta(eta(v), out, a)),
+    |c, check, case| c_pack(c, check, case, |t, a| t.pack_eta(a)),
+);
 pub(super) static UNPACK_ETA: Def = Def {
     about: Some(|c| {
         format!(
@@ -239,9 +260,14 @@ pub(super) static UNPACK_ETA: Def = Def {
 };
 // A planted unpack_eta bug that only the range check notices is measured on the
 // sign_malformed_sk checks ("unpack_eta_range").
-pub(super) static PACK_Z: Def = pack("pack_z{g1}", Over::Gamma1s, &["pack_z"], |v| {
-    contract::pack_z(gamma1(v))
-});
+pub(super) static PACK_Z: Def = pack(
+    "pack_z{g1}",
+    Over::Gamma1s,
+    &["pack_z"],
+    |v| contract::pack_z(gamma1(v)),
+    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_z(gamma1(v), out, a)),
+    |c, check, case| c_pack(c, check, case, |t, a| t.pack_z(a)),
+);
 pub(super) static UNPACK_Z: Def = Def {
     native: super::native::UNPACK_Z,
     ..unpack(
@@ -249,13 +275,18 @@ pub(super) static UNPACK_Z: Def = Def {
         Over::Gamma1s,
         &["unpack_z"],
         Some(|v| contract::pack_z(gamma1(v))),
-        rust_unpack,
-        c_unpack,
+        |b, check, case| rust_unpack(b, check, case, |b, v, a, buf| b.unpack_z(gamma1(v), a, buf)),
+        |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_z(buf)),
     )
 };
-pub(super) static PACK_W1: Def = pack("pack_w1_{g2}", Over::Gamma2s, &["pack_w1"], |v| {
-    contract::pack_w1(gamma2(v))
-});
+pub(super) static PACK_W1: Def = pack(
+    "pack_w1_{g2}",
+    Over::Gamma2s,
+    &["pack_w1"],
+    |v| contract::pack_w1(gamma2(v)),
+    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_w1(gamma2(v), out, a)),
+    |c, check, case| c_pack(c, check, case, |t, a| t.pack_w1(a)),
+);
 
 /// k polynomials with `ones` ones in total at distinct random positions.
 fn random_hint(
