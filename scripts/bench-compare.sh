@@ -6,7 +6,8 @@
 #   scripts/bench-compare.sh [--base REF] [--threshold PCT] [--out FILE] [--fail]
 #   --base       the commit to compare against (default: HEAD~1; in a pull request, its base)
 #   --threshold  mark ratios above PCT percent (default 103)
-#   --out        also write the table (Markdown) to FILE (e.g. "$GITHUB_STEP_SUMMARY")
+#   --out        also append the table (Markdown) to FILE (e.g. "$GITHUB_STEP_SUMMARY"); it is
+#                always written to target/bench-compare/table.md (scripts/bench-comment.sh)
 #   --fail       exit 1 when a ratio is above the threshold (default: mark it and exit 0)
 # Needs valgrind and gungraun-runner of the dev-dependency's version (installs them: apt-get
 # as root, cargo install). The base is built in a git worktree under target/bench-base; if
@@ -80,9 +81,9 @@ else
 fi
 
 python3 - "$results/base.txt" "$results/head.txt" "$threshold" "$fail" "${out:-/dev/null}" \
-    "$(git rev-parse --short "$base_commit")" "$(git rev-parse --short HEAD)" <<'PY'
+    "$(git rev-parse --short "$base_commit")" "$(git rev-parse --short HEAD)" "$results/table.md" <<'PY'
 import re, sys
-base_f, head_f, threshold, fail, out, base_id, head_id = sys.argv[1:]
+base_f, head_f, threshold, fail, out, base_id, head_id, table_f = sys.argv[1:]
 def counts(path):
     got, name = {}, None
     for line in open(path, encoding="utf-8", errors="replace"):
@@ -115,7 +116,11 @@ table = "\n".join(rows) + "\n"
 print(table)
 summary = f"{alerts} above {threshold}%" if base else "no base counts"
 print(f"bench-compare: {len(head)} benchmarks, {summary}")
+block = f"### Instruction counts (callgrind), {head_id} against {base_id}\n\n{table}\n"
 with open(out, "a") as f:
-    f.write(f"### Instruction counts (callgrind), {head_id} against {base_id}\n\n{table}\n")
+    f.write(block)
+# The same table for the pull-request comment (scripts/bench-comment.sh) and the artifact.
+with open(table_f, "w") as f:
+    f.write(block)
 sys.exit(1 if alerts and fail == "1" else 0)
 PY
