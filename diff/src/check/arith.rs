@@ -1,7 +1,7 @@
 //! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
 //! first, then random values, rounding boundaries over-represented where they matter).
 
-use super::def::{Check, Def, Family, Over, Variant, gamma2};
+use super::def::{Answer, Check, Def, Family, Over, Variant, gamma2};
 use super::guard::{Guarded, checked};
 use super::inputs::{
     EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
@@ -155,6 +155,7 @@ const fn a_kernel(
         c: Some(c),
         native: None,
         peer: None,
+        answer: Answer::Output,
     }
 }
 

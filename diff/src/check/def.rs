@@ -114,6 +114,30 @@ pub struct Def {
     pub native: Option<NativeFn>,
     /// The run through a whole-scheme API (end-to-end checks).
     pub peer: Option<PeerFn>,
+    /// What it compares of an answer (and what the transcript hashes of it).
+    pub answer: Answer,
+}
+
+/// What a check compares of an answer: a typed fact of its [`Def`], read by the judge, the
+/// input validation and the transcript (never decided from the check's name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The whole output: polynomials (as the contract's `Compare` says), bytes, scalar and
+    /// verdict.
+    Output,
+    /// Accept or reject only (verifiers word their errors differently); the transcript
+    /// hashes the verdict alone.
+    Verdict,
+    /// Accept or reject only, but the transcript hashes the whole output, the verdict's
+    /// wording included: `verify_hostile_{set}`, whose committed digest was made that way.
+    VerdictHashingOutput,
+}
+
+impl Answer {
+    /// Whether only accept/reject is compared.
+    pub fn accept_reject_only(self) -> bool {
+        !matches!(self, Answer::Output)
+    }
 }
 
 /// One check: a [`Def`] for one [`Variant`].

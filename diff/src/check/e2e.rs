@@ -2,7 +2,7 @@
 //! set. Keys and signatures are made with this crate's fastest backend on this machine
 //! ([`maker`]), then handed unchanged — or mutated — to every implementation.
 
-use super::def::{Check, Def, Family, Over, no_polys};
+use super::def::{Answer, Check, Def, Family, Over, no_polys};
 use super::guard::{GuardedBytes, checked};
 use super::inputs::{bytes_array, fixed_or_random, pick};
 use crate::kernels::Kernels;
@@ -201,6 +201,7 @@ pub(super) const fn e2e(
         c: Some(c_sign),
         native: None,
         peer: Some(super::e2e_extra::peer_sign),
+        answer: Answer::Output,
     }
 }
 
@@ -293,6 +294,7 @@ pub(super) const VERIFY_DEF: Def = Def {
         })
     }),
     peer: Some(super::e2e_extra::peer_verify),
+    answer: Answer::Verdict,
     ..e2e(
         "verify_{set}",
         |_| "pk, msg, ctx, signature (valid or mutated) -> accept/reject; agreement".into(),

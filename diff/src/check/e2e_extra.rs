@@ -2,7 +2,7 @@
 //! (HashML-DSA, external mu, Sign_internal) and verification of hostile input. Together with
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
-use super::def::{Check, Def, Over, Variant, no_polys};
+use super::def::{Answer, Check, Def, Over, no_polys};
 use super::e2e::{case_keys, sign};
 use super::guard::{GuardedBytes, checked};
 use super::inputs::{bytes_array, pick};
@@ -219,6 +219,7 @@ pub(super) static SIGN_VARIANTS: Def = Def {
             &rnd,
         )?))
     }),
+    answer: Answer::Output,
 };
 
 /// What a hostile verify case did to a valid (pk, signature).
@@ -349,10 +350,6 @@ pub(super) static VERIFY_HOSTILE: Def = Def {
     planted: "unpack_hint",
     edge_cases: 3,
     generate: generate_hostile,
+    answer: Answer::VerdictHashingOutput,
     ..super::e2e::VERIFY_DEF
 };
-
-/// Whether a check compares accept/reject only.
-pub fn is_verify(check: Check) -> bool {
-    matches!(check.variant, Variant::Set(_)) && check.def.name.starts_with("verify")
-}

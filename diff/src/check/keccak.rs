@@ -1,6 +1,6 @@
 //! Keccak-f[1600]: one state, four interleaved states, and two sets of four.
 
-use super::def::{Def, Family, Over, no_polys};
+use super::def::{Answer, Def, Family, Over, no_polys};
 use super::guard::{Guarded, checked};
 use super::inputs::{bytes_out, fixed_or_random};
 use crate::model::{Case, Output};
@@ -44,6 +44,7 @@ const fn keccak(
         c: Some(c),
         native: None,
         peer: None,
+        answer: Answer::Output,
     }
 }
 

@@ -180,7 +180,7 @@ fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     let name = check.name();
     let p = check.params();
     let e2e = check.is_end_to_end();
-    let verify = e2e_extra::is_verify(check);
+    let verify = check.def.answer.accept_reject_only();
     let uses = |field: &str| -> bool {
         match (field, check.def.name) {
             ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),

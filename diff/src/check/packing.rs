@@ -1,7 +1,9 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
 use super::arith::from_contract;
-use super::def::{Check, Def, Family, Over, RustFn, Variant, eta, gamma1, gamma2, no_polys};
+use super::def::{
+    Answer, Check, Def, Family, Over, RustFn, Variant, eta, gamma1, gamma2, no_polys,
+};
 use super::guard::{Guarded, GuardedBytes, GuardedPolys, checked};
 use super::inputs::{
     EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
@@ -53,6 +55,7 @@ const fn pack(
         c: Some(c),
         native: None,
         peer: None,
+        answer: Answer::Output,
     }
 }
 
@@ -144,6 +147,7 @@ const fn unpack(
         c: Some(c),
         native: None,
         peer: None,
+        answer: Answer::Output,
     }
 }
 
@@ -374,6 +378,7 @@ pub(super) static PACK_HINT: Def = Def {
     }),
     native: None,
     peer: None,
+    answer: Answer::Output,
 };
 
 /// A hint encoding: valid, valid with one byte changed, or random bytes.
@@ -458,4 +463,5 @@ pub(super) static UNPACK_HINT: Def = Def {
     }),
     native: None,
     peer: None,
+    answer: Answer::Output,
 };

@@ -1,7 +1,7 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{Check, Def, Family, GenFn, Over, RustFn, Variant, eta, gamma1, no_polys};
+use super::def::{Answer, Check, Def, Family, GenFn, Over, RustFn, Variant, eta, gamma1, no_polys};
 use super::guard::{Guarded, GuardedI32, checked};
 use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out, to_vecs};
 use crate::model::{Case, Output};
@@ -47,6 +47,7 @@ const fn sampler(
         c: Some(c),
         native: None,
         peer: None,
+        answer: Answer::Output,
     }
 }
 

@@ -3,7 +3,7 @@
 //! fields and the same `scalar` codes) signed by the portable backend, with `pk` and `sig`
 //! added, then left valid or edited. Only accept/reject is compared.
 
-use super::def::{Check, Def, Over, no_polys};
+use super::def::{Answer, Check, Def, Over, no_polys};
 use super::e2e::{flip, maker};
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case};
 use super::e2e_extra::{rust_variant, variant_msg};
@@ -133,4 +133,5 @@ pub(super) static VERIFY_VARIANTS: Def = Def {
         let ok = peer.verify(&check.params(), &case.pk, variant_msg(case)?, &case.sig)?;
         Some(verdict(ok, None))
     }),
+    answer: Answer::Verdict,
 };
