@@ -68,9 +68,9 @@ if [ "$dry" = 1 ]; then
     exit 0
 fi
 command -v gh >/dev/null || { echo "bench-comment.sh: gh is not installed" >&2; exit 1; }
-# The comment this script wrote before, if any (the marker is its first line).
+# The comment this script wrote before, if any: by the workflow's bot, starting with the marker.
 id=$(gh api --paginate "repos/$repo/issues/$pr/comments" \
-    --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | tail -n 1)
+    --jq ".[] | select(.user.login == \"github-actions[bot]\" and (.body | startswith(\"$marker\"))) | .id" | tail -n 1)
 if [ -n "$id" ]; then
     gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null
     echo "bench-comment.sh: edited comment $id on $repo#$pr"

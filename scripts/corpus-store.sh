@@ -123,10 +123,15 @@ case "$cmd" in
                 t=$(basename "$d")
                 if [ ${#targets[@]} -gt 0 ] && ! printf '%s\n' "${targets[@]}" | grep -qxF -- "$t"; then continue; fi
                 mkdir -p "$corpus/$t"
-                before=$(find "$corpus/$t" -maxdepth 1 -type f | wc -l)
-                cp -n "$d"* "$corpus/$t/" 2>/dev/null || true
-                after=$(find "$corpus/$t" -maxdepth 1 -type f | wc -l)
-                added=$((added + after - before))
+                # File by file: an input already here is kept (cp -n's exit status differs
+                # between coreutils releases), and a failing copy stops the script.
+                for f in "$d"*; do
+                    [ -f "$f" ] || continue
+                    dst="$corpus/$t/$(basename "$f")"
+                    [ -e "$dst" ] && continue
+                    cp "$f" "$dst"
+                    added=$((added + 1))
+                done
             done
         fi
         echo "== pulled $at: $added inputs added to $corpus"

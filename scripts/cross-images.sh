@@ -207,7 +207,7 @@ ensure_base() {
 }
 
 # The fallback: the target's packages installed into a copy of the debootstrap folder from
-# the host, imported as mldsa-cross-base:bookworm-TARGET.
+# the host, imported as mldsa-cross-base:bookworm-tools (one for every target: the same package list).
 host_installed_base() {
     local target=$1 pkgs=$2 dir="$workdir/rootfs-$suite-tools" tag="$default_base-tools"
     # Every target's packages are the same list: one folder serves every image of this run.
