@@ -4,8 +4,8 @@
  * polynomials are copied into mldsa-native's own 32-byte-aligned mld_poly first (its AVX2
  * assembly uses aligned loads). Every function returns the kernel's own result: 0 done,
  * -1 (MLD_NATIVE_FUNC_FALLBACK) not done for this input shape or CPU, or a count/verdict.
- * How the harness checks the contracts and compares each result: diff/src/check/native.rs
- * and CONTRACT_DIFFERENCES in diff/src/mldsa_native/mod.rs.
+ * How the harness checks the contracts and compares each result: diff/src/impls/mldsa_native/kernels.rs
+ * and CONTRACT_DIFFERENCES in diff/src/impls/mldsa_native/mod.rs.
  */
 #include <string.h>
 

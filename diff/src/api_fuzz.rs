@@ -14,7 +14,7 @@
 //! The fuzz targets `api_verify` and `api_sign` call [`fuzz_api_verify`] and
 //! [`fuzz_api_sign`]; `mldsa-diff replay-api` replays their inputs without libFuzzer.
 
-use crate::pqclean::Variant;
+use crate::impls::pqclean::Variant;
 use arbitrary::{Arbitrary, Unstructured};
 use mldsa::params::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 use mldsa::{BackendKind, Error, Params, PreHash, Signature, SigningKey, VerifyingKey, raw};

@@ -14,11 +14,8 @@ pub const REQUIRE_ENV: &str = "MLDSA_REQUIRE_BACKENDS";
 /// Checks that every implementation in `list` (comma separated Rust backends or C
 /// variants, e.g. `avx2,c-avx2`) is available here; a clear error naming the missing ones.
 pub fn require(list: &str) -> Result<Vec<String>, String> {
-    let known = crate::oracle::all_names();
-    let here: Vec<&str> = crate::oracle::available()
-        .iter()
-        .map(|o| o.name())
-        .collect();
+    let known = crate::impls::all_names();
+    let here: Vec<&str> = crate::impls::available().iter().map(|o| o.name()).collect();
     let wanted: Vec<String> = list
         .split(',')
         .map(str::trim)

@@ -67,7 +67,7 @@ pub fn judge(
     } = whose;
     // A kernel that wrote outside its output buffer, or a call that panicked, is wrong
     // whoever made it, the reference included.
-    if crate::check::guard::is_harness_fault(out) {
+    if out.is_harness_fault() {
         return Some(Judged {
             difference: Difference {
                 field: Field::Verdict,

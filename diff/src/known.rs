@@ -6,7 +6,7 @@
 use crate::check::Check;
 use crate::model::Provenance;
 use crate::model::{Case, Output, Verdict};
-use crate::peers::{Msg, Peer};
+use crate::oracle::{Miss, Msg, Oracle};
 
 /// Which implementations an entry covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub static KNOWN: [Known; 10] = [
                  with a key whose coefficients lie outside [-eta, eta]; mldsa rejects such a key with \
                  SecretKeyOutOfRange. Asserted: every C variant signs, and its signature is exactly \
                  mldsa-native's (portable C) on the same key, message, context and rnd.",
-        expect: |check, case, _| signed_as(&crate::mldsa_native::portable(), check, case),
+        expect: |check, case, _| signed_as(&crate::impls::mldsa_native::portable(), check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -140,7 +140,7 @@ pub static KNOWN: [Known; 10] = [
         reason: "mldsa-native (both builds) does not range-check s1/s2 when it decodes a secret key \
                  for signing (its pk_from_sk does), so it signs, as PQClean does. Asserted: it signs, \
                  and its signature is exactly libcrux's (portable) on the same inputs.",
-        expect: |check, case, _| signed_as(&crate::peers::libcrux_portable(), check, case),
+        expect: |check, case, _| signed_as(&crate::impls::libcrux::Libcrux::Portable, check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -149,7 +149,7 @@ pub static KNOWN: [Known; 10] = [
         reason: "libcrux-ml-dsa decodes s1/s2 as eta - x without a range check and signs with the \
                  out-of-range coefficient. Asserted: it signs, and its signature is exactly \
                  mldsa-native's (portable C) on the same inputs.",
-        expect: |check, case, _| signed_as(&crate::mldsa_native::portable(), check, case),
+        expect: |check, case, _| signed_as(&crate::impls::mldsa_native::portable(), check, case),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -159,7 +159,7 @@ pub static KNOWN: [Known; 10] = [
                  key; the wrapper does not call it (a panic aborts a fuzzer) and answers a fixed \
                  refusal. Asserted: exactly that refusal (the test rustcrypto_panics_on_out_of_range_keys \
                  shows the panic is real).",
-        expect: |_, _, _| refusal(crate::peers::rustcrypto::PANICS_ON_KEY.to_string()),
+        expect: |_, _, _| refusal(crate::impls::rustcrypto::PANICS_ON_KEY.to_string()),
     },
     Known {
         check: "sign_malformed_sk_{set}",
@@ -272,7 +272,7 @@ fn refusal(e: String) -> Expected {
 /// what another implementation that signs with an out-of-range key must produce too. If the
 /// designated signer itself refuses, that refusal is what is required (and the mismatch
 /// shows it).
-fn signed_as(peer: &dyn Peer, check: Check, case: &Case) -> Expected {
+fn signed_as(peer: &dyn Oracle, check: Check, case: &Case) -> Expected {
     let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
         return refusal("harness: a sign case has a 32-byte rnd".into());
     };
@@ -281,13 +281,14 @@ fn signed_as(peer: &dyn Peer, check: Check, case: &Case) -> Expected {
         ctx: &case.ctx,
     };
     match peer.sign(&check.params(), &case.sk, m, &rnd) {
-        Some(Ok(bytes)) => Expected::Output(Output {
+        Ok(Ok(bytes)) => Expected::Output(Output {
             bytes,
             verdict: Verdict::Signed,
             ..Output::default()
         }),
-        Some(Err(e)) => refusal(format!("{} refused: {e}", peer.name())),
-        None => refusal(format!("{} does not take this input", peer.name())),
+        Ok(Err(e)) => refusal(format!("{} refused: {e}", peer.name())),
+        Err(Miss::NotOffered) => refusal(format!("{} does not take this input", peer.name())),
+        Err(Miss::Fault(f)) => Expected::Output(f.output()),
     }
 }
 

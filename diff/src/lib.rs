@@ -4,11 +4,15 @@
 //! precisely where they do not.
 //!
 //! * [`check`]: the checks, one definition each in the table of its family (arithmetic,
-//!   samplers, packing, Keccak, end to end): contracts, input generators, Rust and C runs.
+//!   samplers, packing, Keccak, end to end): contracts, input generators, and one run each,
+//!   written against the interface.
 //! * [`model`]: inputs, outputs, typed verdicts and differences (a leaf).
-//! * [`kernels`]: an object-safe view of any `mldsa` backend, which the checks call.
-//! * [`oracle`]: the [`oracle::Oracle`] trait and its Rust and C implementations.
-//! * [`known`]: the stated differences of the C reference, as data.
+//! * [`oracle`]: the one interface every implementation answers ([`oracle::Oracle`]: one
+//!   method per kernel and end-to-end operation, "not offered" by default).
+//! * [`impls`]: the implementations, one folder or file each (this crate's backends through
+//!   one guarded adapter, PQClean, mldsa-native, libcrux, RustCrypto, fips204), and the
+//!   registry of those available here.
+//! * [`known`]: the stated differences of the other implementations, as data.
 //! * [`judge`]: judging one answer against the contract, a stated difference or the reference.
 //! * [`report`]: mismatch reports.
 //! * [`runner`]: the seeded run with its table and mismatch reports, and replay.
@@ -21,16 +25,13 @@ pub mod check;
 pub mod ci;
 pub mod corpus;
 pub mod craft;
+pub mod impls;
 pub mod judge;
-pub mod kernels;
 pub mod known;
 pub mod listing;
 pub mod matrix;
-pub mod mldsa_native;
 pub mod model;
 pub mod oracle;
-pub mod peers;
-pub mod pqclean;
 pub mod replay;
 pub mod report;
 pub mod rng;
@@ -71,7 +72,7 @@ pub fn fuzz_oracles(check: Check) -> Vec<Box<dyn Oracle>> {
     if let Err(e) = rng::require_scripting() {
         panic!("{e}");
     }
-    let all = oracle::available();
+    let all = crate::impls::available();
     let fast = match std::env::var(FUZZ_ORACLES_ENV).as_deref() {
         Err(_) | Ok("fast") => true,
         Ok("all") => false,

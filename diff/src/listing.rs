@@ -23,7 +23,7 @@ fn who(w: Who) -> String {
 
 /// The whole listing.
 pub fn render() -> String {
-    let oracles = crate::oracle::available();
+    let oracles = crate::impls::available();
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     let mut s = String::new();
     let _ = writeln!(
@@ -41,7 +41,7 @@ pub fn render() -> String {
         s,
         "how mldsa-native's native kernels' contracts differ (applied by its wrapper):"
     );
-    for (kernel, how) in crate::mldsa_native::CONTRACT_DIFFERENCES {
+    for (kernel, how) in crate::impls::mldsa_native::CONTRACT_DIFFERENCES {
         let _ = writeln!(s, "  {kernel}: {how}");
     }
     let _ = writeln!(

@@ -40,7 +40,10 @@ pub fn answers(check: Check, oracles: &[Box<dyn Oracle>]) -> Vec<Answers> {
     oracles
         .iter()
         .map(|o| {
-            let n = cases.iter().filter(|c| o.run(check, c).is_some()).count();
+            let n = cases
+                .iter()
+                .filter(|c| check.run(o.as_ref(), c).is_some())
+                .count();
             match n {
                 0 => Answers::None,
                 n if n == cases.len() => Answers::All,

@@ -88,6 +88,17 @@ impl Verdict {
     }
 }
 
+/// How a harness error's text begins (a guard violation, a panic, a hang, C randomness that
+/// could not be scripted): any implementation, the reference included, is judged wrong for one.
+pub const HARNESS_ERROR: &str = "harness: ";
+
+impl Output {
+    /// Whether this answer is a harness error.
+    pub fn is_harness_fault(&self) -> bool {
+        matches!(&self.verdict, Verdict::Error(e) if e.starts_with(HARNESS_ERROR))
+    }
+}
+
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -1,279 +1,276 @@
-//! The implementations compared, behind one trait: each backend of `mldsa` and each PQClean
-//! C variant. An oracle returns `None` for a check (or an input shape) it does not
-//! implement; every output it does return is in the canonical form of [`Output`].
+//! The one interface every implementation answers: [`Oracle`], one method per kernel and per
+//! end-to-end operation, each answering [`Miss::NotOffered`] unless the implementation
+//! overrides it (as a Cryptofuzz module overrides the operations its library has). A check
+//! is written once against it (`check::Def::run`); an implementation lives in its own folder
+//! under [`crate::impls`] and carries its own contract differences (NTT order, narrowed input
+//! bounds, whole buffers) inside its methods.
+//!
+//! Every method speaks the checks' contract: NTT-domain polynomials in the canonical (FIPS
+//! 204 bit-reversed) order, coefficients as the kernel contract bounds them, byte strings as
+//! FIPS 204 encodes them. `p` names the parameter set whose compiled code answers (the C
+//! implementations are built once per set); a parameter-free kernel ignores it.
+//!
+//! A leaf: it knows the data model and nothing of checks or implementations.
 
-use crate::check::Check;
-use crate::kernels::Kernels;
-use crate::mldsa_native::NativeKernels;
-pub use crate::model::Provenance;
-use crate::model::{Case, Output};
-use crate::peers::Peer;
-use crate::pqclean::{CImpl, Variant};
-use mldsa::backend::{AnyBackend, BackendKind};
-use mldsa::with_backend;
+use crate::model::{Output, Provenance, Verdict};
+use mldsa::Params;
+use mldsa::params::{Eta, Gamma1, Gamma2};
+use mldsa::poly::Poly;
+use mldsa::prehash::PreHash;
 
-/// An implementation under comparison.
-pub trait Oracle: Send + Sync {
-    /// Its name in tables and reports ("portable", "avx2", "c-clean", ...).
-    fn name(&self) -> &'static str;
-    /// Where it comes from.
-    fn origin(&self) -> Provenance;
-    /// Runs `check` on `case`; `None` if not implemented here.
-    fn run(&self, check: Check, case: &Case) -> Option<Output>;
+/// Why an implementation gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// It does not offer this operation, or not for this input (outside its own narrower
+    /// contract, a mode its API lacks): the input is not compared with it.
+    NotOffered,
+    /// The harness around it failed: reported as that implementation's answer, so it shows
+    /// as a mismatch naming it, never as a silent skip.
+    Fault(Fault),
 }
 
-/// The name of the Neon backend forced onto its plain Keccak path (see [`NeonPlainOracle`]).
-pub const NEON_PLAIN: &str = "neon-plain";
-
-/// Every implementation name the harness knows, whether or not this machine has it.
-pub fn all_names() -> Vec<&'static str> {
-    BackendKind::ALL
-        .iter()
-        .map(|k| k.name())
-        .chain([NEON_PLAIN])
-        .chain(Variant::ALL.iter().map(|v| v.name()))
-        .chain(crate::mldsa_native::NAMES)
-        .chain(crate::peers::RUST_PEER_NAMES)
-        .collect()
+/// A failure of the harness around an implementation (not a wrong answer of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A kernel wrote outside the output buffer it was handed (its guard bytes changed).
+    Guard {
+        /// The kernel.
+        kernel: &'static str,
+        /// Bytes before the buffer that changed (the farthest, counted from its start).
+        before: usize,
+        /// Bytes after the buffer that changed (the farthest, counted from its end).
+        after: usize,
+    },
+    /// The C code's randomness could not be scripted.
+    Script(String),
 }
 
-/// Runs `check` on the kernels of one Rust backend.
-pub fn run_rust(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    (check.def.rust)(b, check, case)
-}
-
-/// A backend of the `mldsa` crate.
-#[derive(Debug, Clone, Copy)]
-pub struct RustOracle {
-    backend: AnyBackend,
-}
-
-impl RustOracle {
-    /// The oracle for `kind`; an error if the CPU or build lacks it.
-    pub fn new(kind: BackendKind) -> Result<Self, mldsa::Error> {
-        Ok(RustOracle {
-            backend: AnyBackend::new(kind)?,
-        })
-    }
-}
-
-impl Oracle for RustOracle {
-    fn name(&self) -> &'static str {
-        self.backend.kind().name()
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::Ours
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        with_backend!(self.backend, |b| run_rust(&b, check, case))
-    }
-}
-
-/// The Neon backend with the plain Neon Keccak path, on CPUs where `neon` itself takes the
-/// SHA3-instruction path: both Keccak paths are then compared on every kernel and sampler
-/// check. End-to-end checks select the backend by kind, which cannot force the plain path,
-/// so this oracle does not answer them (a run on a CPU without SHA3 covers that path end to
-/// end: there `neon` is the plain path).
-#[cfg(target_arch = "aarch64")]
-#[derive(Debug, Clone, Copy)]
-pub struct NeonPlainOracle(mldsa::backend::NeonPlain);
-
-#[cfg(target_arch = "aarch64")]
-impl NeonPlainOracle {
-    /// The oracle, if this CPU has Neon and the SHA3 instructions.
-    pub fn new() -> Option<Self> {
-        let neon = mldsa::backend::Neon::detect()?;
-        neon.sha3()?;
-        Some(NeonPlainOracle(neon.plain()))
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-impl Oracle for NeonPlainOracle {
-    fn name(&self) -> &'static str {
-        NEON_PLAIN
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::Ours
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        if check.is_end_to_end() {
-            return None;
-        }
-        run_rust(&self.0, check, case)
-    }
-}
-
-/// A PQClean C variant.
-#[derive(Debug)]
-pub struct COracle {
-    imp: CImpl,
-}
-
-impl COracle {
-    /// The oracle for `variant`, if it is built and runs on this CPU.
-    pub fn new(variant: Variant) -> Option<Self> {
-        Some(COracle {
-            imp: CImpl::new(variant)?,
-        })
-    }
-}
-
-impl Oracle for COracle {
-    fn name(&self) -> &'static str {
-        self.imp.variant().name()
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::PqClean
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        (check.def.c?)(&self.imp, check, case)
-    }
-}
-
-/// [`available`], shared (what [`crate::runner::run`] takes: each implementation runs on a
-/// worker thread of its own).
-pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
-    available().into_iter().map(std::sync::Arc::from).collect()
-}
-
-/// Every implementation available here: the Rust backends first (portable is the
-/// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers; with
-/// [`PLANTED_ENV`] set, one of them carries a planted fault. Panics if that
-/// variable names no implementation here (see [`available_checked`]).
-pub fn available() -> Vec<Box<dyn Oracle>> {
-    available_checked().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// [`available`], or the error of a [`PLANTED_ENV`] naming no implementation.
-pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
-    let mut v: Vec<Box<dyn Oracle>> = Vec::new();
-    for kind in BackendKind::available() {
-        v.push(Box::new(
-            RustOracle::new(kind).expect("listed as available"),
-        ));
-    }
-    #[cfg(target_arch = "aarch64")]
-    if let Some(o) = NeonPlainOracle::new() {
-        v.push(Box::new(o));
-    }
-    for variant in Variant::ALL {
-        if let Some(o) = COracle::new(variant) {
-            v.push(Box::new(o));
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Guard {
+                kernel,
+                before,
+                after,
+            } => write!(
+                f,
+                "{kernel} wrote outside its output buffer (guard changed up to {before} bytes \
+                 before and {after} bytes after it)"
+            ),
+            Fault::Script(e) => write!(f, "scripting the C randomness failed: {e}"),
         }
     }
-    for (peer, kernels) in crate::mldsa_native::peers() {
-        v.push(Box::new(PeerOracle {
-            peer,
-            native: kernels,
-        }));
+}
+
+impl Fault {
+    /// The answer that stands for this fault: a harness error, which the judge counts against
+    /// the implementation whatever the reference said.
+    pub fn output(&self) -> Output {
+        Output {
+            verdict: Verdict::Error(format!("{}{self}", crate::model::HARNESS_ERROR)),
+            ..Output::default()
+        }
     }
-    for peer in crate::peers::rust_peers() {
-        v.push(Box::new(PeerOracle::new(peer)));
+}
+
+/// An implementation's answer to one operation.
+pub type Got<T> = Result<T, Miss>;
+
+/// The answer `f` makes of `got`; `None` where the implementation offers nothing for it, a
+/// harness error where the harness around it failed.
+pub fn answered<T>(got: Got<T>, f: impl FnOnce(T) -> Output) -> Option<Output> {
+    match got {
+        Ok(t) => Some(f(t)),
+        Err(Miss::NotOffered) => None,
+        Err(Miss::Fault(e)) => Some(e.output()),
     }
-    let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
-    let Some(planted) = planted_requested(&names)? else {
-        return Ok(v);
-    };
-    Ok(v.into_iter()
-        .map(|o| -> Box<dyn Oracle> {
-            if o.name() == planted {
-                Box::new(Planted(o))
-            } else {
-                o
+}
+
+/// An API's `Option` as an answer: `None` is not offered.
+pub fn offered<T>(x: Option<T>) -> Got<T> {
+    x.ok_or(Miss::NotOffered)
+}
+
+/// A verifier's accept (`true`) or reject, with no reason given.
+pub fn accepted(ok: bool) -> Verified {
+    if ok { Ok(()) } else { Err(None) }
+}
+
+/// What is signed or verified.
+#[derive(Clone, Copy, Debug)]
+pub enum Msg<'a> {
+    /// Pure ML-DSA (FIPS 204 Alg. 2/3): the message and its context.
+    Pure { msg: &'a [u8], ctx: &'a [u8] },
+    /// HashML-DSA (Alg. 4/5): the message (each implementation hashes it, or its wrapper
+    /// does with the `sha2`/`sha3` crates where the API takes the digest), the context and
+    /// the pre-hash function.
+    PreHash {
+        ph: PreHash,
+        msg: &'a [u8],
+        ctx: &'a [u8],
+    },
+    /// HashML-DSA given the digest PH(M), of any length: an API that takes the digest must
+    /// refuse one whose length is not the pre-hash function's output length.
+    PreHashed {
+        ph: PreHash,
+        digest: &'a [u8],
+        ctx: &'a [u8],
+    },
+    /// External mu: Sign_internal from line 7 on, given mu.
+    Mu(&'a [u8; 64]),
+    /// Sign_internal / Verify_internal (Alg. 7/8) on M' as given.
+    Internal(&'a [u8]),
+}
+
+/// The digest PH(M) computed with the `sha2`/`sha3` crates (for APIs that take the digest).
+pub fn digest(ph: PreHash, msg: &[u8]) -> Vec<u8> {
+    ph.digest(msg)[..ph.digest_len()].to_vec()
+}
+
+/// A key pair, or why KeyGen failed.
+pub type KeyPair = Result<(Vec<u8>, Vec<u8>), String>;
+/// A signature, or the signer's refusal as it words it.
+pub type Signed = Result<Vec<u8>, String>;
+/// Accept, or reject with the verifier's reason where it gives one.
+pub type Verified = Result<(), Option<String>>;
+
+/// Declares the interface: each operation with a default body answering "not offered".
+macro_rules! interface {
+    ($( $(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty; )*) => {
+        /// An implementation under comparison: a name, where it comes from, and the operations
+        /// it offers (every other one answers [`Miss::NotOffered`]).
+        #[allow(unused_variables)]
+        pub trait Oracle: Send + Sync {
+            /// Its name in tables and reports ("portable", "avx2", "c-clean", ...).
+            fn name(&self) -> &'static str;
+            /// Where it comes from.
+            fn origin(&self) -> Provenance;
+            /// Whether every answer is to be spoiled by one bit (the planted oracle fault:
+            /// [`Planted`]).
+            fn planted(&self) -> bool {
+                false
             }
-        })
-        .collect())
-}
-
-/// A [`Peer`](crate::peers::Peer) as an [`Oracle`]; mldsa-native's native build also answers kernel checks
-/// through its backend interface.
-pub struct PeerOracle {
-    peer: Box<dyn Peer>,
-    native: Option<NativeKernels>,
-}
-
-impl std::fmt::Debug for PeerOracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PeerOracle")
-            .field("name", &self.peer.name())
-            .field("native_kernels", &self.native.is_some())
-            .finish()
-    }
-}
-
-impl PeerOracle {
-    /// The oracle for `peer` (end-to-end checks only).
-    pub fn new(peer: Box<dyn Peer>) -> Self {
-        PeerOracle { peer, native: None }
-    }
-}
-
-impl Oracle for PeerOracle {
-    fn name(&self) -> &'static str {
-        self.peer.name()
-    }
-    fn origin(&self) -> Provenance {
-        self.peer.provenance()
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        if check.is_end_to_end() {
-            (check.def.peer?)(self.peer.as_ref(), check, case)
-        } else {
-            (check.def.native?)(self.native?, check, case)
+            $( $(#[$doc])* fn $name(&self $(, $arg: $ty)*) -> $ret { Err(Miss::NotOffered) } )*
         }
-    }
-}
 
-// A planted fault in one oracle's wrapper, to show that a wrong answer from any implementation
-// is caught and that the report names exactly that implementation: with
-// `MLDSA_DIFF_PLANTED_ORACLE=<name>`, [`available`] wraps that oracle so that every answer it
-// gives is off by one bit (the last output byte, else the first coefficient, else the
-// scalar). `tests/planted_oracle.rs` does it for every oracle; by hand:
-// `MLDSA_DIFF_PLANTED_ORACLE=fips204 mldsa-diff check --only sign_44`.
+        /// An implementation with a planted fault in its wrapper: every answer it gives is one
+        /// bit off ([`spoiled`]), to show that a wrong answer from any implementation is caught
+        /// and that the report names exactly that one. With `MLDSA_DIFF_PLANTED_ORACLE=<name>`,
+        /// [`crate::impls::available`] wraps that implementation; `tests/planted_oracle.rs` does
+        /// it for every one; by hand: `MLDSA_DIFF_PLANTED_ORACLE=fips204 mldsa-diff check
+        /// --only sign_44`.
+        pub struct Planted(pub Box<dyn Oracle>);
 
-/// The environment variable naming the oracle to plant the fault in.
-pub const PLANTED_ENV: &str = "MLDSA_DIFF_PLANTED_ORACLE";
-
-/// The oracle named by [`PLANTED_ENV`], if set; an error if it names no implementation of this
-/// machine (a typo must not silently plant nothing).
-pub fn planted_requested(available: &[&str]) -> Result<Option<String>, String> {
-    match std::env::var(PLANTED_ENV) {
-        Err(_) => Ok(None),
-        Ok(name) if available.contains(&name.as_str()) && name != "portable" => Ok(Some(name)),
-        Ok(name) => Err(format!(
-            "{PLANTED_ENV}={name:?}: not an implementation on this machine other than the reference \
-             (available: {})",
-            available.join(", ")
-        )),
-    }
-}
-
-/// `inner`, with every answer off by one bit.
-pub struct Planted(pub Box<dyn Oracle>);
-
-impl std::fmt::Debug for Planted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Planted({})", self.0.name())
-    }
-}
-
-impl Oracle for Planted {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn origin(&self) -> Provenance {
-        self.0.origin()
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        let mut out = self.0.run(check, case)?;
-        if let Some(b) = out.bytes.last_mut() {
-            *b ^= 1;
-        } else if let Some(c) = out.polys.iter_mut().flatten().next() {
-            *c ^= 1;
-        } else {
-            out.scalar ^= 1;
+        impl std::fmt::Debug for Planted {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "Planted({})", self.0.name())
+            }
         }
-        Some(out)
+
+        impl Oracle for Planted {
+            fn name(&self) -> &'static str {
+                self.0.name()
+            }
+            fn origin(&self) -> Provenance {
+                self.0.origin()
+            }
+            fn planted(&self) -> bool {
+                true
+            }
+            $( fn $name(&self $(, $arg: $ty)*) -> $ret { self.0.$name($($arg),*) } )*
+        }
+    };
+}
+
+interface! {
+    /// NTT (Alg. 41): canonical order out.
+    fn ntt(&self, p: &Params, a: Poly) -> Got<Poly>;
+    /// NTT^-1 (Alg. 42) times the Montgomery factor: canonical order in.
+    fn invntt_tomont(&self, p: &Params, a: Poly) -> Got<Poly>;
+    /// Coefficient-wise Montgomery product.
+    fn pointwise_montgomery(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly>;
+    /// The inner product of two vectors of l polynomials, Montgomery-reduced.
+    fn pointwise_acc_montgomery(&self, p: &Params, u: &[Poly], v: &[Poly]) -> Got<Poly>;
+    /// Montgomery-friendly reduction to (-q, q).
+    fn reduce(&self, p: &Params, a: Poly) -> Got<Poly>;
+    /// Adds q to negative coefficients.
+    fn caddq(&self, p: &Params, a: Poly) -> Got<Poly>;
+    /// a + b.
+    fn add(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly>;
+    /// a - b.
+    fn sub(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly>;
+    /// a * 2^d.
+    fn shiftl(&self, p: &Params, a: Poly) -> Got<Poly>;
+    /// Power2Round (Alg. 35): (t1, t0).
+    fn power2round(&self, p: &Params, a: &Poly) -> Got<(Poly, Poly)>;
+    /// Decompose (Alg. 36): (r1, r0).
+    fn decompose(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)>;
+    /// MakeHint (Alg. 39) coefficient-wise: the hint and its number of ones.
+    fn make_hint(&self, p: &Params, g: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)>;
+    /// UseHint (Alg. 40) coefficient-wise.
+    fn use_hint(&self, p: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly>;
+    /// Whether some |coefficient| >= bound.
+    fn chknorm(&self, p: &Params, a: &Poly, bound: i32) -> Got<bool>;
+    /// The values RejNTTPoly's rejection keeps from `buf` (at most 256).
+    fn rej_uniform(&self, p: &Params, buf: &[u8]) -> Got<Vec<i32>>;
+    /// The values RejBoundedPoly's rejection keeps from `buf` (at most 256).
+    fn rej_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<Vec<i32>>;
+    /// SimpleBitPack of t1 (Alg. 16).
+    fn pack_t1(&self, p: &Params, a: &Poly) -> Got<Vec<u8>>;
+    /// SimpleBitUnpack of t1 (Alg. 18).
+    fn unpack_t1(&self, p: &Params, buf: &[u8]) -> Got<Poly>;
+    /// BitPack of t0 (Alg. 17).
+    fn pack_t0(&self, p: &Params, a: &Poly) -> Got<Vec<u8>>;
+    /// BitUnpack of t0 (Alg. 19).
+    fn unpack_t0(&self, p: &Params, buf: &[u8]) -> Got<Poly>;
+    /// BitPack of s1/s2.
+    fn pack_eta(&self, p: &Params, e: Eta, a: &Poly) -> Got<Vec<u8>>;
+    /// BitUnpack of s1/s2, and whether every coefficient lies in [-eta, eta].
+    fn unpack_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<(Poly, bool)>;
+    /// BitPack of z.
+    fn pack_z(&self, p: &Params, g: Gamma1, a: &Poly) -> Got<Vec<u8>>;
+    /// BitUnpack of z.
+    fn unpack_z(&self, p: &Params, g: Gamma1, buf: &[u8]) -> Got<Poly>;
+    /// SimpleBitPack of w1.
+    fn pack_w1(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<Vec<u8>>;
+    /// HintBitPack (Alg. 20) of k polynomials.
+    fn pack_hint(&self, p: &Params, h: &[Poly]) -> Got<Vec<u8>>;
+    /// HintBitUnpack (Alg. 21): the k polynomials, or `None` where it rejects.
+    fn unpack_hint(&self, p: &Params, buf: &[u8]) -> Got<Option<Vec<Poly>>>;
+    /// Keccak-f[1600] on one state.
+    fn keccak_f1600(&self, p: &Params, s: [u64; 25]) -> Got<[u64; 25]>;
+    /// Keccak-f[1600] on four interleaved states.
+    fn keccak_f1600_x4(&self, p: &Params, s: [u64; 100]) -> Got<[u64; 100]>;
+    /// Keccak-f[1600] on two sets of four interleaved states.
+    fn keccak_f1600_x4x2(&self, p: &Params, s: [[u64; 100]; 2]) -> Got<[[u64; 100]; 2]>;
+    /// RejNTTPoly (Alg. 30) of rho || nonce.
+    fn poly_uniform(&self, p: &Params, seed: &[u8; 34]) -> Got<Poly>;
+    /// RejBoundedPoly (Alg. 31) of rho' || nonce.
+    fn poly_uniform_eta(&self, p: &Params, e: Eta, seed: &[u8; 66]) -> Got<Poly>;
+    /// One polynomial of ExpandMask (Alg. 34) of rho'' || nonce.
+    fn poly_uniform_gamma1(&self, p: &Params, g: Gamma1, seed: &[u8; 66]) -> Got<Poly>;
+    /// SampleInBall (Alg. 29) of c~.
+    fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly>;
+    /// ExpandA (Alg. 32): k x l polynomials, row by row, canonical order.
+    fn expand_a(&self, p: &Params, rho: &[u8; 32]) -> Got<Vec<Poly>>;
+    /// ML-DSA.KeyGen_internal (Alg. 6) from xi: (pk, sk).
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair>;
+    /// A signature of `m` with randomness `rnd` (not offered: no API for `m`'s mode, or an
+    /// `sk` of a length the API cannot take).
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed>;
+    /// Accept or reject (a key or signature of the wrong length is rejected by the wrapper
+    /// where the API cannot take it).
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified>;
+}
+
+/// `out`, one bit off: the last output byte, else the first coefficient, else the scalar.
+pub fn spoiled(mut out: Output) -> Output {
+    if let Some(b) = out.bytes.last_mut() {
+        *b ^= 1;
+    } else if let Some(c) = out.polys.iter_mut().flatten().next() {
+        *c ^= 1;
+    } else {
+        out.scalar ^= 1;
     }
+    out
 }

@@ -3,8 +3,9 @@
 
 use crate::check::{Check, FUZZ, generate, validate};
 use crate::judge::{Whose, judge};
+use crate::model::Provenance;
 use crate::model::{Case, Difference, Field, Output};
-use crate::oracle::{Oracle, Provenance};
+use crate::oracle::Oracle;
 use crate::report::Report;
 use crate::source::ByteSource;
 use std::path::Path;
@@ -128,7 +129,7 @@ pub fn compare_all<O: AsRef<dyn Oracle>>(
 ) -> Vec<ReplayRow> {
     let outs: Vec<Option<Output>> = oracles
         .iter()
-        .map(|o| o.as_ref().run(check, case))
+        .map(|o| check.run(o.as_ref(), case))
         .collect();
     let none = Output::default();
     let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
@@ -202,7 +203,7 @@ pub fn replay_files(
     if files.is_empty() {
         return Err("name at least one report or fuzz input".into());
     }
-    let oracles = crate::oracle::available();
+    let oracles = crate::impls::available();
     let mut any_diff = false;
     for f in files {
         let (c, case) = load_replay(f, check)?;

@@ -38,7 +38,7 @@ impl BuildInfo {
             profile: env!("MLDSA_DIFF_PROFILE").to_string(),
             debug_assertions: cfg!(debug_assertions),
             cpu_features: cpu_features(),
-            implementations: crate::oracle::available()
+            implementations: crate::impls::available()
                 .iter()
                 .map(|o| o.name().to_string())
                 .collect(),

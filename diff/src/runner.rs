@@ -6,8 +6,9 @@ pub use crate::replay::{ReplayRow, compare_all, load_replay, replay, window};
 
 use crate::check::{Check, generate};
 use crate::judge::{Whose, judge};
+use crate::model::Provenance;
 use crate::model::{Case, Difference, Output};
-use crate::oracle::{Oracle, Provenance};
+use crate::oracle::Oracle;
 use crate::report::{Origin, Report, Witnesses};
 use crate::source::RngSource;
 use std::io::Write;
@@ -89,7 +90,7 @@ impl Summary {
 /// `oracle.run`, with a panic turned into a harness error (reported as a mismatch with its
 /// input, like any other wrong answer).
 fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| oracle.run(check, case)))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check.run(oracle, case)))
         .unwrap_or_else(|e| {
             let msg = e
                 .downcast_ref::<String>()

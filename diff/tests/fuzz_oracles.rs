@@ -10,7 +10,7 @@ fn fuzzing_compares_a_fast_subset_end_to_end_and_everything_on_kernels() {
         std::env::var_os(mldsa_diff::FUZZ_ORACLES_ENV).is_none(),
         "this test checks the default"
     );
-    let all: Vec<&str> = mldsa_diff::oracle::available()
+    let all: Vec<&str> = mldsa_diff::impls::available()
         .iter()
         .map(|o| o.name())
         .collect();

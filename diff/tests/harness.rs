@@ -5,8 +5,10 @@ use mldsa::backend::{Backend, BackendKind, Portable};
 use mldsa::params::Gamma2;
 use mldsa::poly::Poly;
 use mldsa_diff::check::Check;
+use mldsa_diff::impls::{self as oracle, ours::Ours};
+use mldsa_diff::model::Provenance;
 use mldsa_diff::model::{Case, Field, Output};
-use mldsa_diff::oracle::{self, Oracle, Provenance, RustOracle, run_rust};
+use mldsa_diff::oracle::Oracle;
 use mldsa_diff::runner::{self, Config};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -48,7 +50,9 @@ fn scripting_of_c_randomness_is_active() {
 #[test]
 fn c_keygen_from_scripted_xi_is_fips_keygen() {
     for p in mldsa::params::ALL_PARAMS {
-        let c = mldsa_diff::pqclean::Variant::Clean.for_params(&p).unwrap();
+        let c = mldsa_diff::impls::pqclean::Variant::Clean
+            .for_params(&p)
+            .unwrap();
         let xi = [0x42u8; 32];
         let (pk, sk) = mldsa_diff::rng::with_script(&xi, || c.keypair()).unwrap();
         assert_eq!(
@@ -99,7 +103,12 @@ fn every_implementation_agrees_on_every_check() {
         .iter()
         .filter(|n| {
             n.starts_with("mldsa-native")
-                || mldsa_diff::peers::RUST_PEER_NAMES.contains(&n.as_str())
+                || mldsa_diff::impls::libcrux::NAMES.contains(&n.as_str())
+                || [
+                    mldsa_diff::impls::rustcrypto::NAME,
+                    mldsa_diff::impls::fips204::NAME,
+                ]
+                .contains(&n.as_str())
         })
         .collect();
     assert!(
@@ -114,8 +123,8 @@ fn every_implementation_agrees_on_every_check() {
     };
     for check in Check::all() {
         for name in &peers {
-            let native_kernel = name.as_str() == mldsa_diff::mldsa_native::NATIVE_NAME
-                && check.def.native.is_some();
+            let native_kernel = name.as_str() == mldsa_diff::impls::mldsa_native::NATIVE_NAME
+                && mldsa_diff::impls::mldsa_native::KERNEL_CHECKS.contains(&check.def.name);
             assert_eq!(
                 ran(&check, name),
                 check.is_end_to_end() || native_kernel,
@@ -140,26 +149,12 @@ impl Backend for WrongNtt {
     }
 }
 
-/// A test-only oracle running the wrong backend through the same kernel dispatch.
-struct WrongOracle;
-
-impl Oracle for WrongOracle {
-    fn name(&self) -> &'static str {
-        "wrong-ntt"
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::Ours
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        run_rust(&WrongNtt, check, case)
-    }
-}
-
 #[test]
 fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
     let oracles: Vec<Arc<dyn Oracle>> = vec![
-        Arc::new(RustOracle::new(BackendKind::Portable).unwrap()),
-        Arc::new(WrongOracle),
+        Arc::new(Ours::new(Portable)),
+        // The wrong backend through the same adapter as every backend.
+        Arc::new(Ours::named(WrongNtt, "wrong-ntt")),
     ];
     let cfg = config(vec![check("ntt"), check("reduce")], 100, 0, "wrong");
     let summary = runner::run(&cfg, &oracles).unwrap();
@@ -230,25 +225,11 @@ impl Backend for HangingRejEta {
     }
 }
 
-struct HangingOracle;
-
-impl Oracle for HangingOracle {
-    fn name(&self) -> &'static str {
-        "hang-rej-eta"
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::Ours
-    }
-    fn run(&self, check: Check, case: &Case) -> Option<Output> {
-        run_rust(&HangingRejEta, check, case)
-    }
-}
-
 #[test]
 fn a_kernel_that_never_returns_is_reported_as_a_hang_and_the_run_goes_on() {
     let oracles: Vec<Arc<dyn Oracle>> = vec![
-        Arc::new(RustOracle::new(BackendKind::Portable).unwrap()),
-        Arc::new(HangingOracle),
+        Arc::new(Ours::new(Portable)),
+        Arc::new(Ours::named(HangingRejEta, "hang-rej-eta")),
     ];
     let mut cfg = config(
         vec![check("rej_eta2"), check("ntt"), check("rej_eta4")],
@@ -314,9 +295,10 @@ fn a_kernel_that_never_returns_is_reported_as_a_hang_and_the_run_goes_on() {
 
 #[test]
 fn the_avx2_use_hint_difference_is_asserted_exactly() {
-    let Some(c) = mldsa_diff::oracle::COracle::new(mldsa_diff::pqclean::Variant::Avx2) else {
+    let Some(c) = mldsa_diff::impls::pqclean::CImpl::new(mldsa_diff::impls::pqclean::Variant::Avx2)
+    else {
         // No AVX2 C code on this machine: the variant must really be absent.
-        assert!(mldsa_diff::pqclean::Variant::Avx2.tables().is_none());
+        assert!(mldsa_diff::impls::pqclean::Variant::Avx2.tables().is_none());
         return;
     };
     let g = Gamma2::QMinus1Over32;
@@ -330,12 +312,12 @@ fn the_avx2_use_hint_difference_is_asserted_exactly() {
         polys: vec![a, vec![1; 256]],
         ..Case::default()
     };
-    let portable = RustOracle::new(BackendKind::Portable).unwrap();
+    let portable = Ours::new(Portable);
     let use_hint = check("use_hint_32");
     assert_eq!(use_hint.variant, mldsa_diff::check::Variant::Gamma2(g));
-    let reference = portable.run(use_hint, &case).unwrap();
+    let reference = use_hint.run(&portable, &case).unwrap();
     assert_eq!(&reference.polys[0][..3], &[10, 12, 10], "FIPS 204 Alg. 40");
-    let got = c.run(use_hint, &case).unwrap();
+    let got = use_hint.run(&c, &case).unwrap();
     assert_eq!(
         &got.polys[0][..3],
         &[12, 12, 10],

@@ -2,8 +2,8 @@
 //! oracle, with every other implementation a witness for the reference's answer.
 
 use mldsa_diff::check::Check;
-use mldsa_diff::oracle::Planted;
-use mldsa_diff::oracle::{self, Oracle};
+use mldsa_diff::impls as oracle;
+use mldsa_diff::oracle::{Oracle, Planted};
 use mldsa_diff::runner::{self, Config};
 use std::sync::Arc;
 
@@ -106,7 +106,7 @@ fn the_command_line_plants_by_name_and_refuses_an_unknown_one() {
                 "--report-dir",
             ])
             .arg(&dir)
-            .env(mldsa_diff::oracle::PLANTED_ENV, name)
+            .env(mldsa_diff::impls::PLANTED_ENV, name)
             .output()
             .unwrap()
     };

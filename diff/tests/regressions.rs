@@ -13,7 +13,7 @@ fn fuzz_dir() -> PathBuf {
 fn every_regression_input_replays_without_disagreement() {
     // Every implementation, not the fuzzers' fast subset.
     mldsa_diff::rng::require_scripting().unwrap_or_else(|e| panic!("{e}"));
-    let oracles = mldsa_diff::oracle::available();
+    let oracles = mldsa_diff::impls::available();
     let dir = fuzz_dir().join("regressions");
     let mut replayed = 0;
     for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {

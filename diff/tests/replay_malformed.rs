@@ -94,7 +94,7 @@ fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
 
 #[test]
 fn malformed_reports_are_refused_with_a_clear_error_and_never_panic() {
-    let oracles = mldsa_diff::oracle::available();
+    let oracles = mldsa_diff::impls::available();
     let d = dir();
     let mut refused = 0;
     let mut ran = 0;

@@ -7,8 +7,8 @@
 //! Missing vectors are an error, never a skip.
 
 use mldsa_diff::craft::{FIPS, sign, spec};
+use mldsa_diff::impls::{self as oracle, NEON_PLAIN};
 use mldsa_diff::model::Provenance;
-use mldsa_diff::oracle::{self, NEON_PLAIN};
 use mldsa_diff::vectors::{self, Want};
 use mldsa_kat::wycheproof::{self, Expected, FileKind};
 use std::collections::BTreeMap;

@@ -8,7 +8,7 @@
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use mldsa::{BackendKind, Params, raw};
-use mldsa_diff::pqclean::Variant;
+use mldsa_diff::impls::pqclean::Variant;
 use mldsa_diff::rng::with_script;
 use std::hint::black_box;
 
@@ -72,7 +72,7 @@ fn inputs(set: u16, who: &str) -> Inputs {
     Inputs(p, pk, sk, sig, who)
 }
 
-fn c_table(p: &Params, best: bool) -> &'static mldsa_diff::pqclean::CKernels {
+fn c_table(p: &Params, best: bool) -> &'static mldsa_diff::impls::pqclean::CKernels {
     let v = if best { best_c() } else { Variant::ALL[0] };
     v.for_params(p).expect("PQClean has every parameter set")
 }

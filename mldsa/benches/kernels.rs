@@ -9,7 +9,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
 use mldsa::poly::Poly;
 use mldsa::with_backend;
-use mldsa_diff::pqclean::Variant;
+use mldsa_diff::impls::pqclean::Variant;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mldsa::{BackendKind, ML_DSA_44, ML_DSA_65, ML_DSA_87, raw};
-use mldsa_diff::pqclean::Variant;
+use mldsa_diff::impls::pqclean::Variant;
 use mldsa_diff::rng::with_script;
 use std::hint::black_box;
 use std::time::Duration;

@@ -2,7 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use mldsa_diff::check::{Check, parse_params};
-use mldsa_diff::oracle::{self, Oracle};
+use mldsa_diff::impls;
+use mldsa_diff::oracle::Oracle;
 use mldsa_diff::runner::{self, Config};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -174,11 +175,11 @@ enum Command {
 }
 
 fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
-    let all = oracle::available();
+    let all = impls::available();
     if names.is_empty() {
         return Ok(all);
     }
-    let known = oracle::all_names();
+    let known = impls::all_names();
     let wanted: Vec<&str> = names
         .iter()
         .flat_map(|n| n.split(','))
@@ -218,12 +219,12 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
-    if let Ok(name) = std::env::var(mldsa_diff::oracle::PLANTED_ENV) {
+    if let Ok(name) = std::env::var(mldsa_diff::impls::PLANTED_ENV) {
         // An unknown name is an error here, before any subcommand runs.
-        oracle::available_checked()?;
+        impls::available_checked()?;
         eprintln!(
             "mldsa-diff: PLANTED FAULT in {name} ({} is set): its every answer is off by one bit",
-            mldsa_diff::oracle::PLANTED_ENV
+            mldsa_diff::impls::PLANTED_ENV
         );
     }
     match cli.command {
@@ -312,7 +313,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 
 fn vectors() -> Result<ExitCode, String> {
     let dir = mldsa_kat::require_vectors_dir()?;
-    let oracles = mldsa_diff::oracle::available_checked()?;
+    let oracles = impls::available_checked()?;
     let r = mldsa_diff::vectors::run_all(&dir, &oracles)?;
     print!("{}", r.render());
     let findings = r.findings();

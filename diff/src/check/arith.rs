@@ -2,16 +2,14 @@
 //! first, then random values, rounding boundaries over-represented where they matter).
 
 use super::def::{Answer, Check, Def, Family, Over, Variant, gamma2};
-use super::guard::{Guarded, checked};
 use super::inputs::{
     EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
 };
-use crate::kernels::Kernels;
 use crate::model::{Case, Output};
-use crate::pqclean::{CImpl, CKernels};
+use crate::oracle::{Got, Oracle, answered};
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Bounds, Contract};
-use mldsa::params::Q;
+use mldsa::params::{Params, Q};
 use mldsa::poly::Poly;
 
 fn l_of(v: Variant) -> usize {
@@ -100,45 +98,44 @@ fn two(_: Variant) -> usize {
     2
 }
 
-/// A kernel on one polynomial in place: `op` runs it on the guarded copy. Each check passes
-/// its own `op` (no dispatch on the check's name).
+/// A kernel on one polynomial.
 fn unary(
-    b: &dyn Kernels,
+    o: &dyn Oracle,
     check: Check,
     case: &Case,
-    op: fn(&dyn Kernels, &mut Poly),
+    op: fn(&dyn Oracle, &Params, Poly) -> Got<Poly>,
 ) -> Option<Output> {
-    let mut g = Guarded::new(poly(case, 0)?);
+    let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    op(b, &mut g.v);
-    Some(checked(
-        check.def.kernels[0],
-        &[g.violation()],
-        polys_out(&[g.v]),
-    ))
+    answered(op(o, &check.params(), a), |a| polys_out(&[a]))
 }
 
-/// The same through PQClean: `op` gets the C implementation (for its coefficient order) and
-/// the polynomial.
-fn c_unary(
-    c: &CImpl,
+/// A kernel on two polynomials.
+fn binary(
+    o: &dyn Oracle,
     check: Check,
     case: &Case,
-    op: fn(&CImpl, &CKernels, &mut Poly) -> Option<()>,
+    op: fn(&dyn Oracle, &Params, &Poly, &Poly) -> Got<Poly>,
 ) -> Option<Output> {
-    let t = c.table(&check.params());
-    let mut a = poly(case, 0)?;
+    let v = polys_in(case, 2)?;
+    answered(op(o, &check.params(), &v[0], &v[1]), |a| polys_out(&[a]))
+}
+
+/// A kernel splitting one polynomial in two (power2round, decompose).
+type SplitOp = fn(&dyn Oracle, Check, &Poly) -> Got<(Poly, Poly)>;
+
+/// A kernel splitting one polynomial in two.
+fn split(o: &dyn Oracle, check: Check, case: &Case, op: SplitOp) -> Option<Output> {
+    let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    op(c, t, &mut a)?;
-    Some(polys_out(&[a]))
+    answered(op(o, check, &a), |(x, y)| polys_out(&[x, y]))
 }
 
 const fn a_kernel(
     name: &'static str,
     kernel: &'static [&'static str],
     contract: fn(Variant) -> Contract,
-    rust: super::def::RustFn,
-    c: super::def::CFn,
+    run: super::def::RunFn,
 ) -> Def {
     Def {
         name,
@@ -151,107 +148,45 @@ const fn a_kernel(
         poly_inputs: one,
         edge_cases: EDGE_PATTERNS,
         generate: from_contract,
-        rust,
-        c: Some(c),
-        native: None,
-        peer: None,
+        run,
         answer: Answer::Output,
     }
 }
 
-pub(super) static NTT: Def = Def {
-    native: super::native::NTT,
-    // NTT-domain values travel in canonical order; the backend may keep its own.
-    ..a_kernel(
-        "ntt",
-        &["ntt", "ntt_order_to_canonical"],
-        |_| contract::NTT,
-        |b, check, case| {
-            unary(b, check, case, |b, a| {
-                b.ntt(a);
-                b.ntt_order_to_canonical(a);
-            })
-        },
-        |c, check, case| {
-            c_unary(c, check, case, |c, t, a| {
-                t.ntt(a)?;
-                *a = c.to_canonical(a);
-                Some(())
-            })
-        },
-    )
-};
-pub(super) static INVNTT_TOMONT: Def = Def {
-    native: super::native::INVNTT_TOMONT,
-    ..a_kernel(
-        "invntt_tomont",
-        &["invntt_tomont", "ntt_order_from_canonical"],
-        |_| contract::INVNTT_TOMONT,
-        |b, check, case| {
-            unary(b, check, case, |b, a| {
-                b.ntt_order_from_canonical(a);
-                b.invntt_tomont(a);
-            })
-        },
-        |c, check, case| {
-            c_unary(c, check, case, |c, t, a| {
-                *a = c.to_own_order(a);
-                t.invntt_tomont(a)
-            })
-        },
-    )
-};
+// NTT-domain values travel in canonical order; each implementation may keep its own.
+pub(super) static NTT: Def = a_kernel(
+    "ntt",
+    &["ntt", "ntt_order_to_canonical"],
+    |_| contract::NTT,
+    |o, check, case| unary(o, check, case, |o, p, a| o.ntt(p, a)),
+);
+pub(super) static INVNTT_TOMONT: Def = a_kernel(
+    "invntt_tomont",
+    &["invntt_tomont", "ntt_order_from_canonical"],
+    |_| contract::INVNTT_TOMONT,
+    |o, check, case| unary(o, check, case, |o, p, a| o.invntt_tomont(p, a)),
+);
 pub(super) static POINTWISE: Def = Def {
-    native: super::native::POINTWISE,
     poly_inputs: two,
     ..a_kernel(
         "pointwise_montgomery",
         &["pointwise_montgomery"],
         |_| contract::POINTWISE,
-        |b, _, case| {
-            let v = polys_in(case, 2)?;
-            let mut c = Guarded::new(Poly::ZERO);
-            b.pointwise_montgomery(&mut c.v, &v[0], &v[1]);
-            Some(checked(
-                "pointwise_montgomery",
-                &[c.violation()],
-                polys_out(&[c.v]),
-            ))
-        },
-        // Coefficient-wise: no reordering needed.
-        |c, check, case| {
-            let v = polys_in(case, 2)?;
-            Some(polys_out(&[c
-                .table(&check.params())
-                .pointwise(&v[0], &v[1])?]))
-        },
+        |o, check, case| binary(o, check, case, |o, p, a, b| o.pointwise_montgomery(p, a, b)),
     )
 };
 pub(super) static POINTWISE_ACC: Def = Def {
-    native: super::native::POINTWISE_ACC,
     over: Over::Sets,
     poly_inputs: |v| 2 * l_of(v),
     ..a_kernel(
         "pointwise_acc_l{l}",
         &["pointwise_acc_montgomery"],
         |_| contract::POINTWISE_ACC,
-        |b, check, case| {
+        |o, check, case| {
             let l = l_of(check.variant);
             let v = polys_in(case, 2 * l)?;
-            let mut c = Guarded::new(Poly::ZERO);
-            b.pointwise_acc_montgomery(&mut c.v, &v[..l], &v[l..]);
-            Some(checked(
-                "pointwise_acc_montgomery",
-                &[c.violation()],
-                polys_out(&[c.v]),
-            ))
-        },
-        |c, check, case| {
-            let l = l_of(check.variant);
-            let v = polys_in(case, 2 * l)?;
-            Some(polys_out(&[c
-                .table(&check.params())
-                .pointwise_acc(&v[..l], &v[l..])?]))
+            let w = o.pointwise_acc_montgomery(&check.params(), &v[..l], &v[l..]);
+            answered(w, |w| polys_out(&[w]))
         },
     )
 };
@@ -259,53 +194,21 @@ pub(super) static REDUCE: Def = a_kernel(
     "reduce",
     &["reduce"],
     |_| contract::REDUCE,
-    |b, check, case| unary(b, check, case, |b, a| b.reduce(a)),
-    |c, check, case| c_unary(c, check, case, |_, t, a| t.reduce(a)),
+    |o, check, case| unary(o, check, case, |o, p, a| o.reduce(p, a)),
 );
-pub(super) static CADDQ: Def = Def {
-    native: super::native::CADDQ,
-    ..a_kernel(
-        "caddq",
-        &["caddq"],
-        |_| contract::CADDQ,
-        |b, check, case| unary(b, check, case, |b, a| b.caddq(a)),
-        |c, check, case| c_unary(c, check, case, |_, t, a| t.caddq(a)),
-    )
-};
-
-/// `a op= b` (add or sub), the check's own `op`.
-fn add_sub(
-    b: &dyn Kernels,
-    check: Check,
-    case: &Case,
-    op: fn(&dyn Kernels, &mut Poly, &Poly),
-) -> Option<Output> {
-    let v = polys_in(case, 2)?;
-    let mut a = Guarded::new(v[0]);
-    op(b, &mut a.v, &v[1]);
-    Some(checked(
-        check.def.kernels[0],
-        &[a.violation()],
-        polys_out(&[a.v]),
-    ))
-}
-fn c_add_sub(
-    c: &CImpl,
-    check: Check,
-    case: &Case,
-    op: fn(&CKernels, &Poly, &Poly) -> Option<Poly>,
-) -> Option<Output> {
-    let v = polys_in(case, 2)?;
-    Some(polys_out(&[op(c.table(&check.params()), &v[0], &v[1])?]))
-}
+pub(super) static CADDQ: Def = a_kernel(
+    "caddq",
+    &["caddq"],
+    |_| contract::CADDQ,
+    |o, check, case| unary(o, check, case, |o, p, a| o.caddq(p, a)),
+);
 pub(super) static ADD: Def = Def {
     poly_inputs: two,
     ..a_kernel(
         "add",
         &["add"],
         |_| contract::ADD,
-        |b, check, case| add_sub(b, check, case, |b, a, x| b.add(a, x)),
-        |c, check, case| c_add_sub(c, check, case, |t, a, x| t.add(a, x)),
+        |o, check, case| binary(o, check, case, |o, p, a, b| o.add(p, a, b)),
     )
 };
 pub(super) static SUB: Def = Def {
@@ -314,64 +217,32 @@ pub(super) static SUB: Def = Def {
         "sub",
         &["sub"],
         |_| contract::SUB,
-        |b, check, case| add_sub(b, check, case, |b, a, x| b.sub(a, x)),
-        |c, check, case| c_add_sub(c, check, case, |t, a, x| t.sub(a, x)),
+        |o, check, case| binary(o, check, case, |o, p, a, b| o.sub(p, a, b)),
     )
 };
 pub(super) static SHIFTL: Def = a_kernel(
     "shiftl",
     &["shiftl"],
     |_| contract::SHIFTL,
-    |b, check, case| unary(b, check, case, |b, a| b.shiftl(a)),
-    |c, check, case| c_unary(c, check, case, |_, t, a| t.shiftl(a)),
+    |o, check, case| unary(o, check, case, |o, p, a| o.shiftl(p, a)),
 );
-
-fn split(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
-    let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
-    let kernel = match check.variant {
-        Variant::Gamma2(g) => {
-            b.decompose(g, &mut x.v, &mut y.v, &a);
-            "decompose"
-        }
-        _ => {
-            b.power2round(&mut x.v, &mut y.v, &a);
-            "power2round"
-        }
-    };
-    Some(checked(
-        kernel,
-        &[x.violation(), y.violation()],
-        polys_out(&[x.v, y.v]),
-    ))
-}
-fn c_split(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
-    let t = c.table(&check.params());
-    let (x, y) = match check.variant {
-        Variant::Gamma2(_) => t.decompose(&a)?,
-        _ => t.power2round(&a)?,
-    };
-    Some(polys_out(&[x, y]))
-}
 pub(super) static POWER2ROUND: Def = a_kernel(
     "power2round",
     &["power2round"],
     |_| contract::POWER2ROUND,
-    split,
-    c_split,
+    |o, check, case| split(o, check, case, |o, c, a| o.power2round(&c.params(), a)),
 );
 pub(super) static DECOMPOSE: Def = Def {
-    native: super::native::DECOMPOSE,
     over: Over::Gamma2s,
     ..a_kernel(
         "decompose_{g2}",
         &["decompose"],
         |v| contract::decompose(gamma2(v)),
-        split,
-        c_split,
+        |o, check, case| {
+            split(o, check, case, |o, c, a| {
+                o.decompose(&c.params(), gamma2(c.variant), a)
+            })
+        },
     )
 };
 pub(super) static MAKE_HINT: Def = Def {
@@ -381,50 +252,31 @@ pub(super) static MAKE_HINT: Def = Def {
         "make_hint_{g2}",
         &["make_hint"],
         |v| contract::make_hint(gamma2(v)),
-        |b, check, case| {
+        |o, check, case| {
             let v = polys_in(case, 2)?;
-            let mut h = Guarded::new(Poly::ZERO);
-            let n = b.make_hint(gamma2(check.variant), &mut h.v, &v[0], &v[1]);
-            let out = Output {
+            let h = o.make_hint(&check.params(), gamma2(check.variant), &v[0], &v[1]);
+            answered(h, |(h, n)| Output {
                 scalar: n as i64,
-                ..polys_out(&[h.v])
-            };
-            Some(checked("make_hint", &[h.violation()], out))
-        },
-        |c, check, case| {
-            let v = polys_in(case, 2)?;
-            let (h, n) = c.table(&check.params()).make_hint(&v[0], &v[1])?;
-            Some(Output {
-                scalar: i64::from(n),
                 ..polys_out(&[h])
             })
         },
     )
 };
 pub(super) static USE_HINT: Def = Def {
-    native: super::native::USE_HINT,
     over: Over::Gamma2s,
     poly_inputs: two,
     ..a_kernel(
         "use_hint_{g2}",
         &["use_hint"],
         |v| contract::use_hint(gamma2(v)),
-        |b, check, case| {
+        |o, check, case| {
             let v = polys_in(case, 2)?;
-            let mut r = Guarded::new(Poly::ZERO);
-            b.use_hint(gamma2(check.variant), &mut r.v, &v[0], &v[1]);
-            Some(checked("use_hint", &[r.violation()], polys_out(&[r.v])))
-        },
-        |c, check, case| {
-            let v = polys_in(case, 2)?;
-            Some(polys_out(&[c
-                .table(&check.params())
-                .use_hint(&v[0], &v[1])?]))
+            let r = o.use_hint(&check.params(), gamma2(check.variant), &v[0], &v[1]);
+            answered(r, |r| polys_out(&[r]))
         },
     )
 };
 pub(super) static CHKNORM: Def = Def {
-    native: super::native::CHKNORM,
     generate: chknorm_case,
     about: Some(|check| {
         let c = super::def::describe_contract(check.contract().expect("chknorm has a contract"));
@@ -435,21 +287,12 @@ pub(super) static CHKNORM: Def = Def {
         "chknorm",
         &["chknorm"],
         |_| contract::CHKNORM,
-        |b, _, case| {
+        |o, check, case| {
             let a = poly(case, 0)?;
             polys_in(case, 1)?;
             let bound = chknorm_bound(case)?;
-            Some(Output {
-                scalar: i64::from(b.chknorm(&a, bound)),
-                ..Output::default()
-            })
-        },
-        |c, check, case| {
-            let a = poly(case, 0)?;
-            polys_in(case, 1)?;
-            let bound = chknorm_bound(case)?;
-            Some(Output {
-                scalar: i64::from(c.table(&check.params()).chknorm(&a, bound)?),
+            answered(o.chknorm(&check.params(), &a, bound), |r| Output {
+                scalar: i64::from(r),
                 ..Output::default()
             })
         },
@@ -457,7 +300,7 @@ pub(super) static CHKNORM: Def = Def {
 };
 
 /// chknorm's bound, if it is within the contract.
-pub(super) fn chknorm_bound(case: &Case) -> Option<i32> {
+fn chknorm_bound(case: &Case) -> Option<i32> {
     (0..=i64::from((Q - 1) / 8))
         .contains(&case.scalar)
         .then_some(case.scalar as i32)

@@ -1,12 +1,10 @@
 //! What a check is: a [`Def`] (one entry in a family's table, holding everything the harness
-//! knows about that check) and, for parameter-dependent checks, a [`Variant`]. A leaf of
-//! the check tree: the family modules build on it, the registry collects them.
+//! knows about that check) and, for parameter-dependent checks, a [`Variant`]. The family
+//! modules build on it, the registry collects them; it takes only the data model, the
+//! interface ([`Oracle`]), input sources and the library's contracts.
 
-use crate::kernels::Kernels;
-use crate::mldsa_native::NativeKernels;
 use crate::model::{Case, Output};
-use crate::peers::Peer;
-use crate::pqclean::CImpl;
+use crate::oracle::{Oracle, spoiled};
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Compare, Contract};
 use mldsa::params::{Eta, Gamma1, Gamma2, ML_DSA_44, ML_DSA_65, Params};
@@ -67,17 +65,10 @@ pub enum Family {
     EndToEnd,
 }
 
-/// Runs the check on a Rust backend; `None` if the input does not have the check's shape.
-pub type RustFn = fn(&dyn Kernels, Check, &Case) -> Option<Output>;
-/// Runs the check on a PQClean variant; `None` if that variant does not implement it (or
-/// this input shape).
-pub type CFn = fn(&CImpl, Check, &Case) -> Option<Output>;
-/// Runs an end-to-end check on an implementation reached only through its whole-scheme API
-/// (mldsa-native, the Rust peers); `None` if it has no API for this input.
-pub type PeerFn = fn(&dyn Peer, Check, &Case) -> Option<Output>;
-/// Runs the check on mldsa-native's native-backend kernels; `None` if its `api.h` does not
-/// have this kernel (or this CPU lacks the backend).
-pub type NativeFn = fn(NativeKernels, Check, &Case) -> Option<Output>;
+/// Runs the check on one implementation through the one interface: the input's fields to
+/// the operation's arguments, its answer to an [`Output`]; `None` if the input does not
+/// have the check's shape or the implementation does not offer the operation for it.
+pub type RunFn = fn(&dyn Oracle, Check, &Case) -> Option<Output>;
 /// Builds case number `index` (`edge`: one of the fixed edge cases) from `src`.
 pub type GenFn = fn(Check, usize, bool, &mut dyn Source) -> Result<Case, Exhausted>;
 
@@ -106,14 +97,8 @@ pub struct Def {
     pub edge_cases: usize,
     /// The input generator.
     pub generate: GenFn,
-    /// The Rust run.
-    pub rust: RustFn,
-    /// The C run, if PQClean exposes it.
-    pub c: Option<CFn>,
-    /// The run on mldsa-native's native kernels, if its backend interface has this kernel.
-    pub native: Option<NativeFn>,
-    /// The run through a whole-scheme API (end-to-end checks).
-    pub peer: Option<PeerFn>,
+    /// The run, written once against [`Oracle`].
+    pub run: RunFn,
     /// What it compares of an answer (and what the transcript hashes of it).
     pub answer: Answer,
 }
@@ -212,6 +197,12 @@ impl Check {
             Variant::Eta(e) => s.eta == e,
             Variant::Gamma1(g) => s.gamma1 == g,
         })
+    }
+
+    /// Its answer from `o` (spoiled by one bit where `o` carries the planted oracle fault).
+    pub fn run(&self, o: &dyn Oracle, case: &Case) -> Option<Output> {
+        let out = (self.def.run)(o, *self, case)?;
+        Some(if o.planted() { spoiled(out) } else { out })
     }
 
     /// Its family.

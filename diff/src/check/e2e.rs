@@ -3,11 +3,9 @@
 //! ([`maker`]), then handed unchanged — or mutated — to every implementation.
 
 use super::def::{Answer, Check, Def, Family, Over, no_polys};
-use super::guard::{GuardedBytes, checked};
 use super::inputs::{bytes_array, fixed_or_random, pick};
-use crate::kernels::Kernels;
 use crate::model::{Case, Output, Verdict};
-use crate::pqclean::CImpl;
+use crate::oracle::{Msg, Oracle, Signed, Verified, answered};
 use crate::source::{Exhausted, Source};
 use mldsa::{BackendKind, Params, raw};
 
@@ -119,68 +117,51 @@ fn sign_uncached(
     Ok(sig)
 }
 
-/// A C call whose randomness could not be scripted is a harness error, reported as the
-/// C implementation's verdict (so it shows as a mismatch), never a silent skip.
-fn script_failed(e: crate::rng::ScriptError) -> Output {
+/// A signer's answer: the signature, or its refusal as it words it.
+pub(super) fn signed(r: Signed) -> Output {
+    match r {
+        Ok(bytes) => Output {
+            bytes,
+            verdict: Verdict::Signed,
+            ..Output::default()
+        },
+        Err(e) => Output {
+            verdict: Verdict::Error(e),
+            ..Output::default()
+        },
+    }
+}
+
+/// A verifier's answer: accept, or reject with its reason where it gives one (only
+/// accept/reject is compared; the reason is kept for the report).
+pub(super) fn verdict(r: Verified) -> Output {
     Output {
-        verdict: Verdict::Error(format!("harness: scripting the C randomness failed: {e:?}")),
+        scalar: i64::from(r.is_ok()),
+        verdict: match r {
+            Ok(()) => Verdict::Accept,
+            Err(reason) => Verdict::Reject(reason),
+        },
         ..Output::default()
     }
 }
 
-fn rust_sign(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    let p = check.params();
-    let rnd: [u8; 32] = bytes_array(&case.rnd)?;
-    let mut sig = GuardedBytes::zeroed(p.sig_bytes());
-    let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
-        raw::sign_internal(
-            b.kind(),
-            &p,
-            &case.sk,
-            &[&pre, &case.ctx, &case.msg],
-            &rnd,
-            sig.out(),
-        )
-    });
-    let v = sig.violation();
-    Some(checked(
-        "sign_internal",
-        &[v],
-        match r {
-            Ok(()) => Output {
-                bytes: sig.into_vec(),
-                verdict: Verdict::Signed,
-                ..Output::default()
-            },
-            Err(e) => Output {
-                verdict: Verdict::Error(e.to_string()),
-                ..Output::default()
-            },
-        },
-    ))
+/// Signs a pure case.
+fn sign_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
+    let rnd = bytes_array(&case.rnd)?;
+    let m = Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    };
+    answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
 }
 
-fn c_sign(c: &CImpl, check: Check, case: &Case) -> Option<Output> {
-    let t = c.table(&check.params());
-    bytes_array::<32>(&case.rnd)?;
-    // A secret key of the wrong length is not an input of this check (C reads a fixed size).
-    if case.sk.len() != check.params().sk_bytes() {
-        return None;
-    }
-    Some(
-        match crate::rng::with_script(&case.rnd, || t.sign(&case.sk, &case.msg, &case.ctx)) {
-            Ok(Some(s)) => Output {
-                bytes: s,
-                verdict: Verdict::Signed,
-                ..Output::default()
-            },
-            Ok(None) => Output {
-                verdict: Verdict::Error("C signing failed".into()),
-                ..Output::default()
-            },
-            Err(e) => script_failed(e),
-        },
-    )
+/// Verifies a pure case.
+fn verify_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
+    let m = Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    };
+    answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
 }
 
 pub(super) const fn e2e(
@@ -199,10 +180,7 @@ pub(super) const fn e2e(
         poly_inputs: no_polys,
         edge_cases: 3,
         generate,
-        rust: rust_sign,
-        c: Some(c_sign),
-        native: None,
-        peer: Some(super::e2e_extra::peer_sign),
+        run: sign_run,
         answer: Answer::Output,
     }
 }
@@ -214,39 +192,16 @@ pub(super) static KEYGEN: Def = Def {
             ..Case::default()
         })
     },
-    rust: |b, check, case| {
-        let p = check.params();
+    run: |o, check, case| {
         let xi = bytes_array(&case.bytes)?;
-        let (mut pk, mut sk) = (
-            GuardedBytes::zeroed(p.pk_bytes()),
-            GuardedBytes::zeroed(p.sk_bytes()),
-        );
-        raw::keygen_internal(b.kind(), &p, &xi, pk.out(), sk.out()).ok()?;
-        let v = [pk.violation(), sk.violation()];
-        Some(checked(
-            "keygen_internal",
-            &v,
-            super::inputs::bytes_out([pk.into_vec(), sk.into_vec()].concat()),
-        ))
-    },
-    c: Some(|c, check, case| {
-        bytes_array::<32>(&case.bytes)?;
-        let t = c.table(&check.params());
-        Some(match crate::rng::with_script(&case.bytes, || t.keypair()) {
-            Ok((pk, sk)) => super::inputs::bytes_out([pk, sk].concat()),
-            Err(e) => script_failed(e),
-        })
-    }),
-    peer: Some(|peer, check, case| {
-        let xi = bytes_array(&case.bytes)?;
-        Some(match peer.keygen(&check.params(), &xi) {
+        answered(o.keygen(&check.params(), &xi), |r| match r {
             Ok((pk, sk)) => super::inputs::bytes_out([pk, sk].concat()),
             Err(e) => Output {
                 verdict: Verdict::Error(e),
                 ..Output::default()
             },
         })
-    }),
+    },
     ..e2e(
         "keygen_{set}",
         |_| "xi (32) -> pk || sk; byte-identical".into(),
@@ -264,38 +219,7 @@ pub(super) static VERIFY: Def = VERIFY_DEF;
 
 /// verify_{set}, as a constant other verify checks take their runs from.
 pub(super) const VERIFY_DEF: Def = Def {
-    rust: |b, check, case| {
-        let p = check.params();
-        let r = raw::pure_prefix(&case.ctx).and_then(|pre| {
-            raw::verify_internal(
-                b.kind(),
-                &p,
-                &case.pk,
-                &[&pre, &case.ctx, &case.msg],
-                &case.sig,
-            )
-        });
-        // Only accept/reject is compared; the typed reason is kept for the report.
-        Some(Output {
-            scalar: i64::from(r.is_ok()),
-            verdict: match r {
-                Ok(()) => Verdict::Accept,
-                Err(e) => Verdict::Reject(Some(e.to_string())),
-            },
-            ..Output::default()
-        })
-    },
-    c: Some(|c, check, case| {
-        let ok = c
-            .table(&check.params())
-            .verify(&case.pk, &case.msg, &case.ctx, &case.sig)?;
-        Some(Output {
-            scalar: i64::from(ok),
-            verdict: Verdict::accept(ok),
-            ..Output::default()
-        })
-    }),
-    peer: Some(super::e2e_extra::peer_verify),
+    run: verify_run,
     answer: Answer::Verdict,
     ..e2e(
         "verify_{set}",

@@ -3,15 +3,12 @@
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
 use super::def::{Answer, Check, Def, Over, no_polys};
-use super::e2e::{case_keys, sign};
-use super::guard::{GuardedBytes, checked};
+use super::e2e::{case_keys, sign, signed};
 use super::inputs::{bytes_array, pick};
-use crate::kernels::Kernels;
-use crate::model::{Case, Output, Verdict};
-use crate::peers::{Msg, Peer};
+use crate::model::Case;
+use crate::oracle::{Msg, answered};
 use crate::source::{Exhausted, Source};
 use mldsa::prehash::PreHash;
-use mldsa::raw;
 
 /// `Case::scalar` of a sign_variants case: which interface.
 pub const PRE_HASH: i64 = 1;
@@ -45,75 +42,6 @@ pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
         INTERNAL => Msg::Internal(&case.msg),
         _ => return None,
     })
-}
-
-fn signed(r: Result<Vec<u8>, String>) -> Output {
-    match r {
-        Ok(bytes) => Output {
-            bytes,
-            verdict: Verdict::Signed,
-            ..Output::default()
-        },
-        Err(e) => Output {
-            verdict: Verdict::Error(e),
-            ..Output::default()
-        },
-    }
-}
-
-/// Signs a pure case through a peer.
-pub fn peer_sign(peer: &dyn Peer, check: Check, case: &Case) -> Option<Output> {
-    let rnd = bytes_array(&case.rnd)?;
-    let m = Msg::Pure {
-        msg: &case.msg,
-        ctx: &case.ctx,
-    };
-    Some(signed(peer.sign(&check.params(), &case.sk, m, &rnd)?))
-}
-
-/// Verifies a pure case through a peer (accept/reject, as for every verifier).
-pub fn peer_verify(peer: &dyn Peer, check: Check, case: &Case) -> Option<Output> {
-    let m = Msg::Pure {
-        msg: &case.msg,
-        ctx: &case.ctx,
-    };
-    let ok = peer.verify(&check.params(), &case.pk, m, &case.sig)?;
-    Some(Output {
-        scalar: i64::from(ok),
-        verdict: Verdict::accept(ok),
-        ..Output::default()
-    })
-}
-
-pub(super) fn rust_variant(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    let p = check.params();
-    let rnd: [u8; 32] = bytes_array(&case.rnd)?;
-    let m = variant_msg(case)?;
-    let mut sig = GuardedBytes::zeroed(p.sig_bytes());
-    let r = match m {
-        Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
-            let d = ph.digest(msg);
-            let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
-            raw::sign_internal(b.kind(), &p, &case.sk, &parts, &rnd, sig.out())
-        }),
-        Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
-            .and_then(|()| raw::prehash_prefix(ctx, ph))
-            .and_then(|(pre, oid)| {
-                let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
-                raw::sign_internal(b.kind(), &p, &case.sk, &parts, &rnd, sig.out())
-            }),
-        Msg::Mu(mu) => raw::sign_mu(b.kind(), &p, &case.sk, mu, &rnd, sig.out()),
-        Msg::Internal(m_prime) => {
-            raw::sign_internal(b.kind(), &p, &case.sk, &[m_prime], &rnd, sig.out())
-        }
-        Msg::Pure { .. } => unreachable!("variant_msg never makes a pure case"),
-    };
-    let v = sig.violation();
-    Some(checked(
-        "sign_internal",
-        &[v],
-        signed(r.map(|()| sig.into_vec()).map_err(|e| e.to_string())),
-    ))
 }
 
 fn generate_variant(
@@ -207,18 +135,11 @@ pub(super) static SIGN_VARIANTS: Def = Def {
     poly_inputs: no_polys,
     edge_cases: 3,
     generate: generate_variant,
-    rust: rust_variant,
-    c: None,
-    native: None,
-    peer: Some(|peer, check, case| {
+    run: |o, check, case| {
         let rnd = bytes_array(&case.rnd)?;
-        Some(signed(peer.sign(
-            &check.params(),
-            &case.sk,
-            variant_msg(case)?,
-            &rnd,
-        )?))
-    }),
+        let m = variant_msg(case)?;
+        answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
+    },
     answer: Answer::Output,
 };
 
@@ -339,7 +260,7 @@ fn generate_hostile(
     })
 }
 
-/// The Rust, C and peer runs of verify_{set} (accept/reject only).
+/// verify_{set}'s run (accept/reject only) on hostile edits.
 pub(super) static VERIFY_HOSTILE: Def = Def {
     name: "verify_hostile_{set}",
     about: Some(|_| {

@@ -1,9 +1,9 @@
 //! Keccak-f[1600]: one state, four interleaved states, and two sets of four.
 
 use super::def::{Answer, Def, Family, Over, no_polys};
-use super::guard::{Guarded, checked};
 use super::inputs::{bytes_out, fixed_or_random};
 use crate::model::{Case, Output};
+use crate::oracle::answered;
 
 /// Bytes of one state.
 const STATE: usize = 200;
@@ -26,8 +26,7 @@ const fn keccak(
     kernel: &'static [&'static str],
     generate: super::def::GenFn,
     about: fn(super::def::Check) -> String,
-    rust: super::def::RustFn,
-    c: super::def::CFn,
+    run: super::def::RunFn,
 ) -> Def {
     Def {
         name,
@@ -40,10 +39,7 @@ const fn keccak(
         poly_inputs: no_polys,
         edge_cases: 3,
         generate,
-        rust,
-        c: Some(c),
-        native: None,
-        peer: None,
+        run,
         answer: Answer::Output,
     }
 }
@@ -65,20 +61,9 @@ pub(super) static KECCAK: Def = keccak(
     &["keccak_f1600"],
     |_, index, edge, src| state_bytes(index, edge, src, STATE),
     |_| "200-byte state -> Keccak-f[1600]; exact".into(),
-    |b, _, case| {
-        let mut s = Guarded::new(lanes::<25>(&case.bytes)?);
-        b.keccak_f1600(&mut s.v);
-        Some(checked("keccak_f1600", &[s.violation()], le(&s.v)))
-    },
-    // The single permutation in lane 0 of PQClean's 4-way one (other lanes zero).
-    |c, check, case| {
-        let one = lanes::<25>(&case.bytes)?;
-        let mut s = [0u64; 100];
-        one.iter().enumerate().for_each(|(i, &w)| s[4 * i] = w);
-        if !c.table(&check.params()).keccak_x4(&mut s) {
-            return None;
-        }
-        Some(le(&core::array::from_fn::<u64, 25, _>(|i| s[4 * i])))
+    |o, check, case| {
+        let s = o.keccak_f1600(&check.params(), lanes::<25>(&case.bytes)?);
+        answered(s, |s| le(&s))
     },
 );
 
@@ -87,17 +72,9 @@ pub(super) static KECCAK_X4: Def = keccak(
     &["keccak_f1600_x4"],
     |_, index, edge, src| state_bytes(index, edge, src, 4 * STATE),
     |_| "four interleaved states -> Keccak-f[1600] x4; exact".into(),
-    |b, _, case| {
-        let mut s = Guarded::new(lanes::<100>(&case.bytes)?);
-        b.keccak_f1600_x4(&mut s.v);
-        Some(checked("keccak_f1600_x4", &[s.violation()], le(&s.v)))
-    },
-    |c, check, case| {
-        let mut s = lanes::<100>(&case.bytes)?;
-        if !c.table(&check.params()).keccak_x4(&mut s) {
-            return None;
-        }
-        Some(le(&s))
+    |o, check, case| {
+        let s = o.keccak_f1600_x4(&check.params(), lanes::<100>(&case.bytes)?);
+        answered(s, |s| le(&s))
     },
 );
 
@@ -110,26 +87,9 @@ pub(super) static KECCAK_X4X2: Def = keccak(
          may run them interleaved); exact"
             .into()
     },
-    |b, _, case| {
+    |o, check, case| {
         let (a, z) = case.bytes.split_at(case.bytes.len().min(4 * STATE));
-        let (mut s0, mut s1) = (
-            Guarded::new(lanes::<100>(a)?),
-            Guarded::new(lanes::<100>(z)?),
-        );
-        b.keccak_f1600_x4x2(&mut s0.v, &mut s1.v);
-        Some(checked(
-            "keccak_f1600_x4x2",
-            &[s0.violation(), s1.violation()],
-            le(&[s0.v, s1.v].concat()),
-        ))
-    },
-    |c, check, case| {
-        let (a, z) = case.bytes.split_at(case.bytes.len().min(4 * STATE));
-        let (mut s0, mut s1) = (lanes::<100>(a)?, lanes::<100>(z)?);
-        let t = c.table(&check.params());
-        if !t.keccak_x4(&mut s0) || !t.keccak_x4(&mut s1) {
-            return None;
-        }
-        Some(le(&[s0, s1].concat()))
+        let s = o.keccak_f1600_x4x2(&check.params(), [lanes::<100>(a)?, lanes::<100>(z)?]);
+        answered(s, |[s0, s1]| le(&[s0, s1].concat()))
     },
 );

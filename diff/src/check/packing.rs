@@ -1,15 +1,12 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
 use super::arith::from_contract;
-use super::def::{
-    Answer, Check, Def, Family, Over, RustFn, Variant, eta, gamma1, gamma2, no_polys,
-};
-use super::guard::{Guarded, GuardedBytes, GuardedPolys, checked};
+use super::def::{Answer, Check, Def, Family, Over, RunFn, Variant, eta, gamma1, gamma2, no_polys};
 use super::inputs::{
-    EDGE_PATTERNS, bytes_of_len, fixed_or_random, poly, polys_in, polys_out, to_vecs,
+    EDGE_PATTERNS, bytes_of_len, bytes_out, fixed_or_random, poly, polys_in, polys_out, to_vecs,
 };
 use crate::model::{Case, Output, Verdict};
-use crate::pqclean::{CImpl, CKernels};
+use crate::oracle::{Got, Oracle, answered};
 use crate::source::{Exhausted, Source};
 use mldsa::backend::Backend;
 use mldsa::backend::contract::{self, Contract};
@@ -37,8 +34,7 @@ const fn pack(
     over: Over,
     kernel: &'static [&'static str],
     contract: fn(Variant) -> Contract,
-    rust: RustFn,
-    c: super::def::CFn,
+    run: RunFn,
 ) -> Def {
     Def {
         name,
@@ -51,44 +47,22 @@ const fn pack(
         poly_inputs: one,
         edge_cases: EDGE_PATTERNS,
         generate: from_contract,
-        rust,
-        c: Some(c),
-        native: None,
-        peer: None,
+        run,
         answer: Answer::Output,
     }
 }
 
-/// A packing kernel's Rust run: `op` packs the polynomial into the guarded buffer (each
-/// check passes its own; no dispatch on the check's name).
-fn rust_pack(
-    b: &dyn crate::kernels::Kernels,
+/// A packing kernel's run: `op` packs the polynomial (each check passes its own; no
+/// dispatch on the check's name).
+fn pack_run(
+    o: &dyn Oracle,
     check: Check,
     case: &Case,
-    op: fn(&dyn crate::kernels::Kernels, Variant, &mut [u8], &Poly),
+    op: fn(&dyn Oracle, Check, &Poly) -> Got<Vec<u8>>,
 ) -> Option<Output> {
     let a = poly(case, 0)?;
     polys_in(case, 1)?;
-    let mut out = GuardedBytes::zeroed(packed_len(check));
-    op(b, check.variant, out.out(), &a);
-    let v = out.violation();
-    Some(checked(
-        check.def.kernels[0],
-        &[v],
-        super::inputs::bytes_out(out.into_vec()),
-    ))
-}
-
-/// The same through PQClean.
-fn c_pack(
-    c: &CImpl,
-    check: Check,
-    case: &Case,
-    op: fn(&CKernels, &Poly) -> Option<Vec<u8>>,
-) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
-    Some(super::inputs::bytes_out(op(c.table(&check.params()), &a)?))
+    answered(op(o, check, &a), bytes_out)
 }
 
 /// Packed bytes: edge fills, mostly valid encodings for s1/s2 (so implementations without a
@@ -129,8 +103,7 @@ const fn unpack(
     over: Over,
     kernel: &'static [&'static str],
     contract: Option<fn(Variant) -> Contract>,
-    rust: RustFn,
-    c: super::def::CFn,
+    run: RunFn,
 ) -> Def {
     Def {
         name,
@@ -143,41 +116,20 @@ const fn unpack(
         poly_inputs: no_polys,
         edge_cases: 3,
         generate: gen_unpack,
-        rust,
-        c: Some(c),
-        native: None,
-        peer: None,
+        run,
         answer: Answer::Output,
     }
 }
 
-/// An unpacking kernel's Rust run: `op` decodes the check's bytes into the guarded
-/// polynomial.
-fn rust_unpack(
-    b: &dyn crate::kernels::Kernels,
+/// An unpacking kernel's run: `op` decodes the check's bytes.
+fn unpack_run(
+    o: &dyn Oracle,
     check: Check,
     case: &Case,
-    op: fn(&dyn crate::kernels::Kernels, Variant, &mut Poly, &[u8]),
+    op: fn(&dyn Oracle, Check, &[u8]) -> Got<Poly>,
 ) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, packed_len(check))?;
-    let mut a = Guarded::new(Poly::ZERO);
-    op(b, check.variant, &mut a.v, buf);
-    Some(checked(
-        check.def.kernels[0],
-        &[a.violation()],
-        polys_out(&[a.v]),
-    ))
-}
-
-/// The same through PQClean.
-fn c_unpack(
-    c: &CImpl,
-    check: Check,
-    case: &Case,
-    op: fn(&CKernels, &[u8]) -> Option<Poly>,
-) -> Option<Output> {
-    let buf = bytes_of_len(&case.bytes, packed_len(check))?;
-    Some(polys_out(&[op(c.table(&check.params()), buf)?]))
+    answered(op(o, check, buf), |a| polys_out(&[a]))
 }
 
 pub(super) static PACK_T1: Def = pack(
@@ -185,40 +137,39 @@ pub(super) static PACK_T1: Def = pack(
     Over::Nothing,
     &["pack_t1"],
     |_| contract::PACK_T1,
-    |b, check, case| rust_pack(b, check, case, |b, _, out, a| b.pack_t1(out, a)),
-    |c, check, case| c_pack(c, check, case, |t, a| t.pack_t1(a)),
+    |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t1(&c.params(), a)),
 );
 pub(super) static UNPACK_T1: Def = unpack(
     "unpack_t1",
     Over::Nothing,
     &["unpack_t1"],
     Some(|_| contract::UNPACK_T1),
-    |b, check, case| rust_unpack(b, check, case, |b, _, a, buf| b.unpack_t1(a, buf)),
-    |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_t1(buf)),
+    |o, check, case| unpack_run(o, check, case, |o, c, buf| o.unpack_t1(&c.params(), buf)),
 );
 pub(super) static PACK_T0: Def = pack(
     "pack_t0",
     Over::Nothing,
     &["pack_t0"],
     |_| contract::PACK_T0,
-    |b, check, case| rust_pack(b, check, case, |b, _, out, a| b.pack_t0(out, a)),
-    |c, check, case| c_pack(c, check, case, |t, a| t.pack_t0(a)),
+    |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t0(&c.params(), a)),
 );
 pub(super) static UNPACK_T0: Def = unpack(
     "unpack_t0",
     Over::Nothing,
     &["unpack_t0"],
     Some(|_| contract::UNPACK_T0),
-    |b, check, case| rust_unpack(b, check, case, |b, _, a, buf| b.unpack_t0(a, buf)),
-    |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_t0(buf)),
+    |o, check, case| unpack_run(o, check, case, |o, c, buf| o.unpack_t0(&c.params(), buf)),
 );
 pub(super) static PACK_ETA: Def = pack(
     "pack_eta{eta}",
     Over::Etas,
     &["pack_eta"],
     |v| contract::pack_eta(eta(v)),
-    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_eta(eta(v), out, a)),
-    |c, check, case| c_pack(c, check, case, |t, a| t.pack_eta(a)),
+    |o, check, case| {
+        pack_run(o, check, case, |o, c, a| {
+            o.pack_eta(&c.params(), eta(c.variant), a)
+        })
+    },
 );
 pub(super) static UNPACK_ETA: Def = Def {
     about: Some(|c| {
@@ -232,31 +183,15 @@ pub(super) static UNPACK_ETA: Def = Def {
         Over::Etas,
         &["unpack_eta"],
         None,
-        |b, check, case| {
+        |o, check, case| {
             let e = eta(check.variant);
             let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            let mut a = Guarded::new(Poly::ZERO);
-            let ok = b.unpack_eta(e, &mut a.v, buf);
-            let out = Output {
+            answered(o.unpack_eta(&check.params(), e, buf), |(a, ok)| Output {
                 verdict: if ok {
                     Verdict::InRange
                 } else {
                     Verdict::OutOfRange
                 },
-                ..polys_out(&[a.v])
-            };
-            Some(checked("unpack_eta", &[a.violation()], out))
-        },
-        // C's polyeta_unpack does no range check: only in-range encodings are comparable.
-        |c, check, case| {
-            let e = eta(check.variant);
-            let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            let a = c.table(&check.params()).unpack_eta(buf)?;
-            if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
-                return None;
-            }
-            Some(Output {
-                verdict: Verdict::InRange,
                 ..polys_out(&[a])
             })
         },
@@ -269,27 +204,33 @@ pub(super) static PACK_Z: Def = pack(
     Over::Gamma1s,
     &["pack_z"],
     |v| contract::pack_z(gamma1(v)),
-    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_z(gamma1(v), out, a)),
-    |c, check, case| c_pack(c, check, case, |t, a| t.pack_z(a)),
+    |o, check, case| {
+        pack_run(o, check, case, |o, c, a| {
+            o.pack_z(&c.params(), gamma1(c.variant), a)
+        })
+    },
 );
-pub(super) static UNPACK_Z: Def = Def {
-    native: super::native::UNPACK_Z,
-    ..unpack(
-        "unpack_z{g1}",
-        Over::Gamma1s,
-        &["unpack_z"],
-        Some(|v| contract::pack_z(gamma1(v))),
-        |b, check, case| rust_unpack(b, check, case, |b, v, a, buf| b.unpack_z(gamma1(v), a, buf)),
-        |c, check, case| c_unpack(c, check, case, |t, buf| t.unpack_z(buf)),
-    )
-};
+pub(super) static UNPACK_Z: Def = unpack(
+    "unpack_z{g1}",
+    Over::Gamma1s,
+    &["unpack_z"],
+    Some(|v| contract::pack_z(gamma1(v))),
+    |o, check, case| {
+        unpack_run(o, check, case, |o, c, buf| {
+            o.unpack_z(&c.params(), gamma1(c.variant), buf)
+        })
+    },
+);
 pub(super) static PACK_W1: Def = pack(
     "pack_w1_{g2}",
     Over::Gamma2s,
     &["pack_w1"],
     |v| contract::pack_w1(gamma2(v)),
-    |b, check, case| rust_pack(b, check, case, |b, v, out, a| b.pack_w1(gamma2(v), out, a)),
-    |c, check, case| c_pack(c, check, case, |t, a| t.pack_w1(a)),
+    |o, check, case| {
+        pack_run(o, check, case, |o, c, a| {
+            o.pack_w1(&c.params(), gamma2(c.variant), a)
+        })
+    },
 );
 
 /// k polynomials with `ones` ones in total at distinct random positions.
@@ -359,25 +300,11 @@ pub(super) static PACK_HINT: Def = Def {
             ..Case::default()
         })
     },
-    rust: |b, check, case| {
+    run: |o, check, case| {
         let p = check.params();
         let h = hint_in(case, &p)?;
-        let mut out = GuardedBytes::zeroed(p.omega + p.k);
-        b.pack_hint(out.out(), &h, p.omega);
-        let v = out.violation();
-        Some(checked(
-            "pack_hint",
-            &[v],
-            super::inputs::bytes_out(out.into_vec()),
-        ))
+        answered(o.pack_hint(&p, &h), bytes_out)
     },
-    c: Some(|c, check, case| {
-        let p = check.params();
-        let h = hint_in(case, &p)?;
-        Some(super::inputs::bytes_out(c.table(&p).pack_hint(&h)?))
-    }),
-    native: None,
-    peer: None,
     answer: Answer::Output,
 };
 
@@ -439,29 +366,14 @@ pub(super) static UNPACK_HINT: Def = Def {
             ..Case::default()
         })
     },
-    rust: |b, check, case| {
+    run: |o, check, case| {
         let p = check.params();
         let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        let mut h = GuardedPolys::zeroed(p.k);
-        let ok = b.unpack_hint(h.out(), buf, p.omega).is_ok();
-        let out = Output {
-            polys: if ok { to_vecs(h.polys()) } else { Vec::new() },
-            verdict: Verdict::accept(ok),
-            ..Output::default()
-        };
-        Some(checked("unpack_hint", &[h.violation()], out))
-    },
-    c: Some(|c, check, case| {
-        let p = check.params();
-        let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        let (ok, h) = c.table(&p).unpack_hint(buf)?;
-        Some(Output {
-            polys: if ok { to_vecs(&h) } else { Vec::new() },
-            verdict: Verdict::accept(ok),
+        answered(o.unpack_hint(&p, buf), |h| Output {
+            verdict: Verdict::accept(h.is_some()),
+            polys: h.as_deref().map(to_vecs).unwrap_or_default(),
             ..Output::default()
         })
-    }),
-    native: None,
-    peer: None,
+    },
     answer: Answer::Output,
 };

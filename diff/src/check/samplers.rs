@@ -1,16 +1,15 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{Answer, Check, Def, Family, GenFn, Over, RustFn, Variant, eta, gamma1, no_polys};
-use super::guard::{Guarded, GuardedI32, checked};
-use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out, to_vecs};
+use super::def::{Answer, Check, Def, Family, GenFn, Over, RunFn, Variant, eta, gamma1, no_polys};
+use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out};
+use crate::impls::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
 use crate::model::{Case, Output};
-use crate::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
+use crate::oracle::answered;
 use crate::source::{Exhausted, Source};
 use mldsa::backend::contract::{self, Contract};
 use mldsa::keccak::{SHAKE128_RATE, SHAKE256_RATE};
-use mldsa::params::{Eta, K_MAX, L_MAX, N, Q, SEED_BYTES};
-use mldsa::poly::Poly;
+use mldsa::params::{Eta, Q, SEED_BYTES};
 
 /// The longest rej_uniform input: five SHAKE128 blocks (PQClean AVX2's buffer).
 pub const REJ_UNIFORM_MAX: usize = 5 * SHAKE128_RATE;
@@ -29,8 +28,7 @@ const fn sampler(
     (kernels, planted): (&'static [&'static str], &'static str),
     about: fn(Check) -> String,
     generate: GenFn,
-    rust: RustFn,
-    c: super::def::CFn,
+    run: RunFn,
 ) -> Def {
     Def {
         name,
@@ -43,18 +41,16 @@ const fn sampler(
         poly_inputs: no_polys,
         edge_cases: 3,
         generate,
-        rust,
-        c: Some(c),
-        native: None,
-        peer: None,
+        run,
         answer: Answer::Output,
     }
 }
 
-pub(super) fn values_out(v: &[i32], n: usize) -> Output {
+/// A rejection kernel's answer: the values it kept and their count.
+fn values_out(v: &[i32]) -> Output {
     Output {
-        polys: vec![v[..n].to_vec()],
-        scalar: n as i64,
+        polys: vec![v.to_vec()],
+        scalar: v.len() as i64,
         ..Output::default()
     }
 }
@@ -99,7 +95,6 @@ fn gen_rej_uniform(
 }
 
 pub(super) static REJ_UNIFORM: Def = Def {
-    native: super::native::REJ,
     contract: Some(|_| contract::REJ_UNIFORM),
     ..sampler(
         "rej_uniform",
@@ -111,23 +106,12 @@ pub(super) static REJ_UNIFORM: Def = Def {
             )
         },
         gen_rej_uniform,
-        |b, _, case| {
+        |o, check, case| {
             let buf = &case.bytes;
             if buf.len() % 3 != 0 || buf.len() > REJ_UNIFORM_MAX {
                 return None;
             }
-            let mut v = GuardedI32::zeroed(N);
-            let n = b.rej_uniform(v.out(), buf);
-            Some(checked(
-                "rej_uniform",
-                &[v.violation()],
-                values_out(v.values(), n),
-            ))
-        },
-        |c, check, case| {
-            let buf = bytes_of_len(&case.bytes, AVX2_REJ_UNIFORM_BUFLEN)?;
-            let v = c.table(&check.params()).rej_uniform_avx(buf)?;
-            Some(values_out(&v, v.len()))
+            answered(o.rej_uniform(&check.params(), buf), |v| values_out(&v))
         },
     )
 };
@@ -137,7 +121,6 @@ fn contract_rej_eta(v: Variant) -> Contract {
 }
 
 pub(super) static REJ_ETA: Def = Def {
-    native: super::native::REJ,
     contract: Some(contract_rej_eta),
     ..sampler(
         "rej_eta{eta}",
@@ -166,25 +149,12 @@ pub(super) static REJ_ETA: Def = Def {
                 ..Case::default()
             })
         },
-        |b, check, case| {
+        |o, check, case| {
             if case.bytes.len() > REJ_ETA_MAX {
                 return None;
             }
-            let mut v = GuardedI32::zeroed(N);
-            let n = b.rej_eta(eta(check.variant), v.out(), &case.bytes);
-            Some(checked(
-                "rej_eta",
-                &[v.violation()],
-                values_out(v.values(), n),
-            ))
-        },
-        |c, check, case| {
-            let t = c.table(&check.params());
-            if !t.is_avx2() || case.bytes.len() != t.avx2_rej_eta_buflen() {
-                return None;
-            }
-            let v = t.rej_eta_avx(&case.bytes)?;
-            Some(values_out(&v, v.len()))
+            let v = o.rej_eta(&check.params(), eta(check.variant), &case.bytes);
+            answered(v, |v| values_out(&v))
         },
     )
 };
@@ -199,10 +169,6 @@ fn gen_seed(len: usize, index: usize, edge: bool, src: &mut dyn Source) -> Resul
         },
         ..Case::default()
     })
-}
-
-fn nonce(b: &[u8]) -> u16 {
-    u16::from_le_bytes([b[b.len() - 2], b[b.len() - 1]])
 }
 
 pub(super) static POLY_UNIFORM: Def = sampler(
@@ -223,16 +189,9 @@ pub(super) static POLY_UNIFORM: Def = sampler(
     ),
     |_| "rho (32) || nonce (2) -> RejNTTPoly, [0, q); exact".to_string(),
     |_, index, edge, src| gen_seed(RHO_NONCE, index, edge, src),
-    |b, _, case| {
-        let mut a = Guarded::new(Poly::ZERO);
-        b.poly_uniform(&bytes_array(&case.bytes)?, &mut a.v);
-        Some(checked("poly_uniform", &[a.violation()], polys_out(&[a.v])))
-    },
-    |c, check, case| {
-        let s = bytes_of_len(&case.bytes, RHO_NONCE)?;
-        Some(polys_out(&[c
-            .table(&check.params())
-            .uniform(&s[..SEED_BYTES], nonce(s))?]))
+    |o, check, case| {
+        let a = o.poly_uniform(&check.params(), &bytes_array(&case.bytes)?);
+        answered(a, |a| polys_out(&[a]))
     },
 );
 
@@ -247,20 +206,10 @@ pub(super) static POLY_UNIFORM_ETA: Def = sampler(
         )
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
-    |b, check, case| {
-        let mut a = Guarded::new(Poly::ZERO);
-        b.poly_uniform_eta(eta(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
-        Some(checked(
-            "poly_uniform_eta",
-            &[a.violation()],
-            polys_out(&[a.v]),
-        ))
-    },
-    |c, check, case| {
-        let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
-        Some(polys_out(&[c
-            .table(&check.params())
-            .uniform_eta(&s[..64], nonce(s))?]))
+    |o, check, case| {
+        let seed = bytes_array(&case.bytes)?;
+        let a = o.poly_uniform_eta(&check.params(), eta(check.variant), &seed);
+        answered(a, |a| polys_out(&[a]))
     },
 );
 
@@ -275,20 +224,10 @@ pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
         )
     },
     |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
-    |b, check, case| {
-        let mut a = Guarded::new(Poly::ZERO);
-        b.poly_uniform_gamma1(gamma1(check.variant), &bytes_array(&case.bytes)?, &mut a.v);
-        Some(checked(
-            "poly_uniform_gamma1",
-            &[a.violation()],
-            polys_out(&[a.v]),
-        ))
-    },
-    |c, check, case| {
-        let s = bytes_of_len(&case.bytes, RHOP_NONCE)?;
-        Some(polys_out(&[c
-            .table(&check.params())
-            .uniform_gamma1(&s[..64], nonce(s))?]))
+    |o, check, case| {
+        let seed = bytes_array(&case.bytes)?;
+        let a = o.poly_uniform_gamma1(&check.params(), gamma1(check.variant), &seed);
+        answered(a, |a| polys_out(&[a]))
     },
 );
 
@@ -316,15 +255,10 @@ pub(super) static CHALLENGE: Def = sampler(
             ..Case::default()
         })
     },
-    |b, check, case| {
+    |o, check, case| {
         let p = check.params();
         let ct = bytes_of_len(&case.bytes, p.ctilde_bytes())?;
-        Some(polys_out(&[b.sample_in_ball(ct, p.tau)]))
-    },
-    |c, check, case| {
-        let p = check.params();
-        let ct = bytes_of_len(&case.bytes, p.ctilde_bytes())?;
-        Some(polys_out(&[c.table(&p).challenge(ct)?]))
+        answered(o.sample_in_ball(&p, ct), |c| polys_out(&[c]))
     },
 );
 
@@ -345,30 +279,8 @@ pub(super) static EXPAND_A: Def = sampler(
             ..Case::default()
         })
     },
-    |b, check, case| {
-        let p = check.params();
-        let mut g = Guarded::new([[Poly::ZERO; L_MAX]; K_MAX]);
-        b.expand_a(&p, &bytes_array(&case.bytes)?, &mut g.v);
-        if let Some(v) = g.violation() {
-            return Some(v.output("expand_a"));
-        }
-        let mut mat = g.v;
-        mat.iter_mut()
-            .flat_map(|row| row.iter_mut())
-            .for_each(|a| b.ntt_order_to_canonical(a));
-        Some(Output {
-            polys: (0..p.k).flat_map(|r| to_vecs(&mat[r][..p.l])).collect(),
-            ..Output::default()
-        })
-    },
-    |c, check, case| {
-        let rho = bytes_of_len(&case.bytes, SEED_BYTES)?;
-        let m: Vec<Poly> = c
-            .table(&check.params())
-            .matrix_expand(rho)?
-            .iter()
-            .map(|a| c.to_canonical(a))
-            .collect();
-        Some(polys_out(&m))
+    |o, check, case| {
+        let m = o.expand_a(&check.params(), &bytes_array(&case.bytes)?);
+        answered(m, |m| polys_out(&m))
     },
 );

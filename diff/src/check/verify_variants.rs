@@ -4,15 +4,12 @@
 //! added, then left valid or edited. Only accept/reject is compared.
 
 use super::def::{Answer, Check, Def, Over, no_polys};
-use super::e2e::{flip, maker};
-use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case};
-use super::e2e_extra::{rust_variant, variant_msg};
-use crate::kernels::Kernels;
-use crate::model::{Case, Output, Verdict};
-use crate::peers::Msg;
+use super::e2e::{flip, maker, verdict};
+use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case, variant_msg};
+use crate::model::{Case, Verdict};
+use crate::oracle::answered;
 use crate::source::{Exhausted, Source};
 use mldsa::prehash::PreHash;
-use mldsa::raw;
 
 /// What a verify_variants case did to the valid signature (or its message).
 pub const EDITS: [&str; 7] = [
@@ -24,39 +21,6 @@ pub const EDITS: [&str; 7] = [
     "a different context (pre-hash) or one more message byte",
     "another pre-hash function (pre-hash) or the signature one byte short",
 ];
-
-fn verdict(ok: bool, reason: Option<String>) -> Output {
-    Output {
-        scalar: i64::from(ok),
-        verdict: if ok {
-            Verdict::Accept
-        } else {
-            Verdict::Reject(reason)
-        },
-        ..Output::default()
-    }
-}
-
-fn rust_verify(b: &dyn Kernels, check: Check, case: &Case) -> Option<Output> {
-    let p = check.params();
-    let r = match variant_msg(case)? {
-        Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
-            let d = ph.digest(msg);
-            let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
-            raw::verify_internal(b.kind(), &p, &case.pk, &parts, &case.sig)
-        }),
-        Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
-            .and_then(|()| raw::prehash_prefix(ctx, ph))
-            .and_then(|(pre, oid)| {
-                let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
-                raw::verify_internal(b.kind(), &p, &case.pk, &parts, &case.sig)
-            }),
-        Msg::Mu(mu) => raw::verify_mu(b.kind(), &p, &case.pk, mu, &case.sig),
-        Msg::Internal(m) => raw::verify_internal(b.kind(), &p, &case.pk, &[m], &case.sig),
-        Msg::Pure { .. } => unreachable!("variant_msg never makes a pure case"),
-    };
-    Some(verdict(r.is_ok(), r.err().map(|e| e.to_string())))
-}
 
 fn generate(
     check: Check,
@@ -73,8 +37,9 @@ fn generate(
     };
     // Signed with the generators' backend (e2e::maker). If it cannot sign (a faulty
     // kernel), verify an all-zero signature instead: sign_variants reports the fault.
-    let backend = mldsa::backend::AnyBackend::new(maker()).expect("maker() is available");
-    case.sig = mldsa::with_backend!(backend, |b| rust_variant(&b, signer, &case))
+    let ours = crate::impls::ours::oracle(maker()).expect("maker() is available");
+    case.sig = signer
+        .run(ours.as_ref(), &case)
         .filter(|o| o.verdict == Verdict::Signed)
         .map_or_else(|| vec![0; p.sig_bytes()], |o| o.bytes);
     case.sk = Vec::new();
@@ -126,12 +91,9 @@ pub(super) static VERIFY_VARIANTS: Def = Def {
     poly_inputs: no_polys,
     edge_cases: 3,
     generate,
-    rust: rust_verify,
-    c: None,
-    native: None,
-    peer: Some(|peer, check, case| {
-        let ok = peer.verify(&check.params(), &case.pk, variant_msg(case)?, &case.sig)?;
-        Some(verdict(ok, None))
-    }),
+    run: |o, check, case| {
+        let m = variant_msg(case)?;
+        answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
+    },
     answer: Answer::Verdict,
 };

@@ -3,8 +3,8 @@
 //! `mldsa::prehash`), and, with its `acvp-internal` feature, external mu and Sign_internal.
 #![allow(deprecated)] // `sign_mu`/`sign_internal`/`verify_*` are its deprecated ACVP hooks
 
-use super::{Msg, Peer, digest};
 use crate::model::Provenance;
+use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, digest, offered};
 use fips204::traits::{KeyGen, SerDes, Signer, Verifier};
 use mldsa::Params;
 
@@ -96,38 +96,36 @@ per_set!(ml_dsa_44);
 per_set!(ml_dsa_65);
 per_set!(ml_dsa_87);
 
-impl Peer for Fips204 {
+/// Its name in tables and reports.
+pub const NAME: &str = "fips204";
+
+impl Oracle for Fips204 {
     fn name(&self) -> &'static str {
-        "fips204"
+        NAME
     }
-    fn provenance(&self) -> Provenance {
+    fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
-        Ok(match p.k {
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        Ok(Ok(match p.k {
             4 => ml_dsa_44::keygen(xi),
             6 => ml_dsa_65::keygen(xi),
             _ => ml_dsa_87::keygen(xi),
-        })
+        }))
     }
-    fn sign(
-        &self,
-        p: &Params,
-        sk: &[u8],
-        m: Msg<'_>,
-        rnd: &[u8; 32],
-    ) -> Option<Result<Vec<u8>, String>> {
-        match p.k {
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        offered(match p.k {
             4 => ml_dsa_44::sign(sk, m, rnd),
             6 => ml_dsa_65::sign(sk, m, rnd),
             _ => ml_dsa_87::sign(sk, m, rnd),
-        }
+        })
     }
-    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
-        match p.k {
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
+        offered(match p.k {
             4 => ml_dsa_44::verify(pk, m, sig),
             6 => ml_dsa_65::verify(pk, m, sig),
             _ => ml_dsa_87::verify(pk, m, sig),
-        }
+        })
+        .map(accepted)
     }
 }

@@ -8,7 +8,10 @@
 //! library; only the `_ctx` ones are used here.
 #![allow(unsafe_code)]
 
+mod oracle;
 mod wrappers;
+
+pub use oracle::oracles;
 
 use mldsa::poly::Poly;
 use mldsa::{ML_DSA_44, ML_DSA_65, ML_DSA_87, Params};

@@ -11,10 +11,16 @@
 //! once, and the wrapper applies exactly that.
 
 mod ffi;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod kernels;
 
 use crate::model::Provenance;
-use crate::peers::{Msg, Peer, digest};
+use crate::oracle::{Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, digest};
 use mldsa::Params;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use mldsa::params::{Eta, Gamma1, Gamma2};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use mldsa::poly::Poly;
 use mldsa::prehash::PreHash;
 
 use ffi::SignInput;
@@ -59,6 +65,22 @@ pub const CONTRACT_DIFFERENCES: [(&str, &str); 5] = [
         "every kernel",
         "a kernel answering -1 (fallback: not for this input or CPU) does not answer that input",
     ),
+];
+
+/// The kernel checks the native build answers (the kernels its `api.h` has), as the checks
+/// name them: what `mldsa-diff list`'s matrix must show for it (`tests/listing.rs`).
+pub const KERNEL_CHECKS: [&str; 11] = [
+    "ntt",
+    "invntt_tomont",
+    "caddq",
+    "pointwise_montgomery",
+    "pointwise_acc_l{l}",
+    "decompose_{g2}",
+    "use_hint_{g2}",
+    "chknorm",
+    "rej_uniform",
+    "rej_eta{eta}",
+    "unpack_z{g1}",
 ];
 
 /// The native build's kernels, on a CPU that runs them (a zero-sized token: made only after
@@ -106,8 +128,9 @@ fn hashalg(ph: PreHash) -> core::ffi::c_int {
     }
 }
 
-/// One of the two builds, as a [`Peer`]: the native one only with the token that proves this
-/// CPU runs it (on x86_64 the whole unit is compiled for AVX2).
+/// One of the two builds, as an [`Oracle`]: the native one only with the token that proves
+/// this CPU runs it (on x86_64 the whole unit is compiled for AVX2), and only that one offers
+/// kernels.
 #[derive(Clone, Copy, Debug)]
 pub struct MldsaNative {
     native: Option<NativeKernels>,
@@ -124,13 +147,66 @@ impl MldsaNative {
             (Some(_), _) => &ffi::NAT_87,
         }
     }
+
+    /// The native kernels, where this build has them.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fn kernels(self) -> Got<NativeKernels> {
+        self.native.ok_or(Miss::NotOffered)
+    }
 }
 
 fn error(code: core::ffi::c_int) -> String {
     format!("mldsa-native error {code}")
 }
 
-impl Peer for MldsaNative {
+/// The kernels of the native backend's interface (`api.h`); [`CONTRACT_DIFFERENCES`] says
+/// how their contracts differ, and `kernels.rs` applies exactly that.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! native_kernels {
+    () => {
+        fn ntt(&self, _: &Params, a: Poly) -> Got<Poly> {
+            kernels::ntt(self.kernels()?, a)
+        }
+        fn invntt_tomont(&self, _: &Params, a: Poly) -> Got<Poly> {
+            kernels::invntt_tomont(self.kernels()?, a)
+        }
+        fn caddq(&self, _: &Params, a: Poly) -> Got<Poly> {
+            kernels::caddq(self.kernels()?, a)
+        }
+        fn pointwise_montgomery(&self, _: &Params, a: &Poly, b: &Poly) -> Got<Poly> {
+            kernels::pointwise(self.kernels()?, a, b)
+        }
+        fn pointwise_acc_montgomery(&self, _: &Params, u: &[Poly], v: &[Poly]) -> Got<Poly> {
+            kernels::pointwise_acc(self.kernels()?, u, v)
+        }
+        fn decompose(&self, _: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
+            kernels::decompose(self.kernels()?, g, a)
+        }
+        fn use_hint(&self, _: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
+            kernels::use_hint(self.kernels()?, g, a, h)
+        }
+        fn chknorm(&self, _: &Params, a: &Poly, bound: i32) -> Got<bool> {
+            kernels::chknorm(self.kernels()?, a, bound)
+        }
+        fn rej_uniform(&self, _: &Params, buf: &[u8]) -> Got<Vec<i32>> {
+            kernels::rej(self.kernels()?, None, buf)
+        }
+        fn rej_eta(&self, _: &Params, e: Eta, buf: &[u8]) -> Got<Vec<i32>> {
+            kernels::rej(self.kernels()?, Some(e), buf)
+        }
+        fn unpack_z(&self, _: &Params, g: Gamma1, buf: &[u8]) -> Got<Poly> {
+            kernels::unpack_z(self.kernels()?, g, buf)
+        }
+    };
+}
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+macro_rules! native_kernels {
+    () => {};
+}
+
+impl Oracle for MldsaNative {
+    native_kernels!();
+
     fn name(&self) -> &'static str {
         if self.native.is_some() {
             NATIVE_NAME
@@ -138,22 +214,16 @@ impl Peer for MldsaNative {
             NAMES[0]
         }
     }
-    fn provenance(&self) -> Provenance {
+    fn origin(&self) -> Provenance {
         Provenance::MldsaNative
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
-        self.api(p).keypair(xi).map_err(error)
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        Ok(self.api(p).keypair(xi).map_err(error))
     }
-    fn sign(
-        &self,
-        p: &Params,
-        sk: &[u8],
-        m: Msg<'_>,
-        rnd: &[u8; 32],
-    ) -> Option<Result<Vec<u8>, String>> {
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
         let api = self.api(p);
         if sk.len() != api.sizes.1 {
-            return None;
+            return Err(Miss::NotOffered);
         }
         let pre;
         let d;
@@ -161,7 +231,7 @@ impl Peer for MldsaNative {
             Msg::Pure { msg, ctx } => {
                 let prefix = match mldsa::raw::pure_prefix(ctx) {
                     Ok(prefix) => prefix,
-                    Err(e) => return Some(Err(e.to_string())),
+                    Err(e) => return Ok(Err(e.to_string())),
                 };
                 pre = [&prefix[..], ctx].concat();
                 SignInput::Internal { pre: &pre, m: msg }
@@ -185,15 +255,15 @@ impl Peer for MldsaNative {
                 m: m_prime,
             },
         };
-        Some(api.sign(sk, input, rnd).map_err(error))
+        Ok(api.sign(sk, input, rnd).map_err(error))
     }
-    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
         let api = self.api(p);
         if pk.len() != api.sizes.0 {
-            return Some(false);
+            return Ok(Err(None));
         }
-        Some(
-            0 == match m {
+        let ok = 0
+            == match m {
                 Msg::Pure { msg, ctx } => api.verify(pk, msg, ctx, sig),
                 Msg::PreHash { ph, msg, ctx } => {
                     api.verify_pre_hash(pk, &digest(ph, msg), ctx, hashalg(ph), sig)
@@ -203,8 +273,8 @@ impl Peer for MldsaNative {
                 }
                 Msg::Mu(mu) => api.verify_internal(pk, mu, true, sig),
                 Msg::Internal(m_prime) => api.verify_internal(pk, m_prime, false, sig),
-            },
-        )
+            };
+        Ok(if ok { Ok(()) } else { Err(None) })
     }
 }
 
@@ -213,12 +283,11 @@ pub fn portable() -> MldsaNative {
     MldsaNative { native: None }
 }
 
-/// Both builds available here, as peers, the native one with its kernels.
-pub fn peers() -> Vec<(Box<dyn Peer>, Option<NativeKernels>)> {
-    let mut v: Vec<(Box<dyn Peer>, Option<NativeKernels>)> =
-        vec![(Box::new(MldsaNative { native: None }), None)];
+/// Both builds available here, the native one with its kernels.
+pub fn oracles() -> Vec<Box<dyn Oracle>> {
+    let mut v: Vec<Box<dyn Oracle>> = vec![Box::new(portable())];
     if let Some(k) = NativeKernels::detect() {
-        v.push((Box::new(MldsaNative { native: Some(k) }), Some(k)));
+        v.push(Box::new(MldsaNative { native: Some(k) }));
     }
     v
 }

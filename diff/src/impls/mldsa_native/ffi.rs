@@ -324,7 +324,7 @@ pub(super) fn native_backend_compiled() -> bool {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod shim {
     use super::{Poly, c_int};
-    use crate::mldsa_native::NativeKernels;
+    use crate::impls::mldsa_native::NativeKernels;
 
     unsafe extern "C" {
         fn mldsadiff_nat_shim_ntt(p: *mut Poly) -> c_int;

@@ -7,8 +7,8 @@
 //! `rustcrypto_panics_on_out_of_range_keys` shows the panic is real.
 #![allow(deprecated)] // `from_expanded`/`to_expanded`: the expanded key format is what is compared
 
-use super::{Msg, Peer};
 use crate::model::Provenance;
+use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, offered};
 use ml_dsa::signature::rand_core::{TryCryptoRng, TryRng};
 use ml_dsa::{
     EncodedVerifyingKey, ExpandedSigningKey, ExpandedSigningKeyBytes, MlDsa44, MlDsa65, MlDsa87,
@@ -94,38 +94,36 @@ fn verify<P: MlDsaParams>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
     })
 }
 
-impl Peer for RustCrypto {
+/// Its name in tables and reports.
+pub const NAME: &str = "rustcrypto";
+
+impl Oracle for RustCrypto {
     fn name(&self) -> &'static str {
-        "rustcrypto"
+        NAME
     }
-    fn provenance(&self) -> Provenance {
+    fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
-        Ok(match p.k {
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        Ok(Ok(match p.k {
             4 => keygen::<MlDsa44>(xi),
             6 => keygen::<MlDsa65>(xi),
             _ => keygen::<MlDsa87>(xi),
-        })
+        }))
     }
-    fn sign(
-        &self,
-        p: &Params,
-        sk: &[u8],
-        m: Msg<'_>,
-        rnd: &[u8; 32],
-    ) -> Option<Result<Vec<u8>, String>> {
-        match p.k {
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        offered(match p.k {
             4 => sign::<MlDsa44>(p, sk, m, rnd),
             6 => sign::<MlDsa65>(p, sk, m, rnd),
             _ => sign::<MlDsa87>(p, sk, m, rnd),
-        }
+        })
     }
-    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
-        match p.k {
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
+        offered(match p.k {
             4 => verify::<MlDsa44>(pk, m, sig),
             6 => verify::<MlDsa65>(pk, m, sig),
             _ => verify::<MlDsa87>(pk, m, sig),
-        }
+        })
+        .map(accepted)
     }
 }

@@ -1,10 +1,10 @@
 //! Guard bytes around every output buffer a check hands a Rust kernel: a fixed pattern
 //! before and after the buffer, checked after the call in every build (release included,
 //! where no sanitizer runs). A kernel that writes outside its output — an off-by-some bound
-//! on a SIMD store — changes a guard, and the run's output becomes a harness error naming
-//! the kernel, which mismatches the reference and is reported like any other difference.
+//! on a SIMD store — changes a guard, and the answer becomes a harness fault naming the
+//! kernel, which mismatches the reference and is reported like any other difference.
 
-use crate::model::{Output, Verdict};
+use crate::oracle::{Fault, Got, Miss};
 // The compiler may assume a kernel writes only inside the buffer it was given: the guards
 // are read through `black_box`, so their checks are never folded away.
 use std::hint::black_box;
@@ -184,37 +184,23 @@ impl Violation {
         (before > 0 || after > 0).then_some(Violation { before, after })
     }
 
-    /// The output that stands for this violation: a harness error naming `kernel`.
-    pub fn output(self, kernel: &str) -> Output {
-        Output {
-            verdict: Verdict::Error(format!(
-                "harness: {kernel} wrote outside its output buffer (guard changed up to {} \
-                 bytes before and {} bytes after it)",
-                self.before, self.after
-            )),
-            ..Output::default()
+    /// The fault this violation is: `kernel` wrote outside its output.
+    pub fn fault(self, kernel: &'static str) -> Fault {
+        Fault::Guard {
+            kernel,
+            before: self.before,
+            after: self.after,
         }
     }
 }
 
-/// `out` if no guard in `violations` changed, else the first violation as a harness error
-/// naming `kernel`.
-pub fn checked(kernel: &str, violations: &[Option<Violation>], out: Output) -> Output {
+/// `value` if no guard in `violations` changed, else the first violation as a fault naming
+/// `kernel`.
+pub fn checked<T>(kernel: &'static str, violations: &[Option<Violation>], value: T) -> Got<T> {
     match violations.iter().flatten().next() {
-        Some(v) => v.output(kernel),
-        None => out,
+        Some(v) => Err(Miss::Fault(v.fault(kernel))),
+        None => Ok(value),
     }
-}
-
-/// Whether `out` is a guard violation.
-pub fn is_violation(out: &Output) -> bool {
-    matches!(&out.verdict, Verdict::Error(e) if e.starts_with("harness: ") && e.contains("wrote outside its output buffer"))
-}
-
-/// Whether `out` is a harness error (a guard violation, a panic, C randomness that could not
-/// be scripted): any implementation, the reference included, is judged wrong for one.
-pub fn is_harness_fault(out: &Output) -> bool {
-    matches!(&out.verdict, Verdict::Error(e) if e.starts_with("harness: "))
 }
 
 #[cfg(test)]
@@ -239,10 +225,9 @@ mod tests {
         let mut p = Guarded::new(mldsa::poly::Poly::ZERO);
         assert_eq!(p.violation(), None);
         p.post[0] = 1;
-        assert!(is_violation(&checked(
-            "ntt",
-            &[p.violation()],
-            Output::default()
-        )));
+        assert!(matches!(
+            checked("ntt", &[p.violation()], ()),
+            Err(Miss::Fault(Fault::Guard { kernel: "ntt", .. }))
+        ));
     }
 }

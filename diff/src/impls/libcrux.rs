@@ -2,15 +2,26 @@
 //! (x86_64) or Neon (aarch64) code, each called explicitly. Pure and Sign_internal signing,
 //! HashML-DSA with SHAKE128 (the only pre-hash it offers); no external mu.
 
-use super::{Msg, Peer};
 use crate::model::Provenance;
+use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, offered};
 use libcrux_ml_dsa::{MLDSASignature, MLDSASigningKey, MLDSAVerificationKey};
 use mldsa::Params;
 use mldsa::prehash::PreHash;
 
+/// The names of its builds on any machine.
+pub const NAMES: [&str; 3] = ["libcrux-portable", "libcrux-avx2", "libcrux-neon"];
+
+/// Its portable build, and its SIMD build where this CPU has it.
+pub fn oracles() -> Vec<Box<dyn Oracle>> {
+    std::iter::once(Libcrux::Portable)
+        .chain(Libcrux::simd())
+        .map(|l| Box::new(l) as Box<dyn Oracle>)
+        .collect()
+}
+
 /// Which libcrux implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Libcrux {
+pub enum Libcrux {
     /// `ml_dsa_XX::portable`.
     Portable,
     /// `ml_dsa_XX::avx2` (only after `is_x86_feature_detected!("avx2")`: libcrux's AVX2
@@ -134,32 +145,26 @@ impl Libcrux {
     }
 }
 
-impl Peer for Libcrux {
+impl Oracle for Libcrux {
     fn name(&self) -> &'static str {
         match self {
-            Libcrux::Portable => "libcrux-portable",
+            Libcrux::Portable => NAMES[0],
             #[cfg(target_arch = "x86_64")]
-            Libcrux::Avx2 => "libcrux-avx2",
+            Libcrux::Avx2 => NAMES[1],
             #[cfg(target_arch = "aarch64")]
-            Libcrux::Neon => "libcrux-neon",
+            Libcrux::Neon => NAMES[2],
         }
     }
-    fn provenance(&self) -> Provenance {
+    fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Result<(Vec<u8>, Vec<u8>), String> {
-        Ok((self.fns(p).0)(xi))
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        Ok(Ok((self.fns(p).0)(xi)))
     }
-    fn sign(
-        &self,
-        p: &Params,
-        sk: &[u8],
-        m: Msg<'_>,
-        rnd: &[u8; 32],
-    ) -> Option<Result<Vec<u8>, String>> {
-        offers(m).then(|| (self.fns(p).1)(sk, m, rnd))?
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        offered(offers(m).then(|| (self.fns(p).1)(sk, m, rnd)).flatten())
     }
-    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
-        offers(m).then(|| (self.fns(p).2)(pk, m, sig))?
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
+        offered(offers(m).then(|| (self.fns(p).2)(pk, m, sig)).flatten()).map(accepted)
     }
 }

@@ -1,0 +1,109 @@
+//! Every implementation compared, one folder (or file) each, each answering the one interface
+//! [`Oracle`] for what it has: this crate's backends ([`ours`], which owns the guard bytes),
+//! PQClean's C variants ([`pqclean`]), mldsa-native's two builds ([`mldsa_native`]: the whole
+//! scheme, and its native backend's kernels) and the Rust peers ([`libcrux`], [`rustcrypto`],
+//! [`fips204`]). [`available`] is the registry: adding an implementation is its folder and one
+//! line there.
+
+pub mod fips204;
+pub mod guard;
+pub mod libcrux;
+pub mod mldsa_native;
+pub mod ours;
+pub mod pqclean;
+pub mod rustcrypto;
+
+use crate::oracle::{Oracle, Planted};
+use mldsa::backend::BackendKind;
+
+/// The name of the Neon backend forced onto its plain Keccak path (see [`neon_plain`]).
+pub const NEON_PLAIN: &str = "neon-plain";
+
+/// Every implementation name the harness knows, whether or not this machine has it.
+pub fn all_names() -> Vec<&'static str> {
+    BackendKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .chain([NEON_PLAIN])
+        .chain(pqclean::Variant::ALL.iter().map(|v| v.name()))
+        .chain(mldsa_native::NAMES)
+        .chain(libcrux::NAMES)
+        .chain([rustcrypto::NAME, fips204::NAME])
+        .collect()
+}
+
+/// The Neon backend with the plain Neon Keccak path, on CPUs where `neon` itself takes the
+/// SHA3-instruction path: both Keccak paths are then compared on every kernel and sampler
+/// check. End-to-end operations select the backend by kind, which cannot force the plain
+/// path, so it offers kernels only (a run on a CPU without SHA3 covers that path end to end:
+/// there `neon` is the plain path).
+#[cfg(target_arch = "aarch64")]
+fn neon_plain() -> Option<Box<dyn Oracle>> {
+    let neon = mldsa::backend::Neon::detect()?;
+    neon.sha3()?;
+    Some(Box::new(ours::Ours::kernels_only(neon.plain(), NEON_PLAIN)))
+}
+
+#[cfg(not(target_arch = "aarch64"))]
+fn neon_plain() -> Option<Box<dyn Oracle>> {
+    None
+}
+
+/// [`available`], shared (what [`crate::runner::run`] takes: each implementation runs on a
+/// worker thread of its own).
+pub fn available_shared() -> Vec<std::sync::Arc<dyn Oracle>> {
+    available().into_iter().map(std::sync::Arc::from).collect()
+}
+
+/// Every implementation available here: the Rust backends first (portable is the
+/// reference), then PQClean's C variants, mldsa-native's builds and the Rust peers; with
+/// [`PLANTED_ENV`] set, one of them carries a planted fault. Panics if that
+/// variable names no implementation here (see [`available_checked`]).
+pub fn available() -> Vec<Box<dyn Oracle>> {
+    available_checked().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`available`], or the error of a [`PLANTED_ENV`] naming no implementation.
+pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
+    let mut v: Vec<Box<dyn Oracle>> = Vec::new();
+    for kind in BackendKind::available() {
+        v.push(ours::oracle(kind).expect("listed as available"));
+    }
+    v.extend(neon_plain());
+    v.extend(pqclean::oracles());
+    v.extend(mldsa_native::oracles());
+    v.extend(libcrux::oracles());
+    v.push(Box::new(rustcrypto::RustCrypto));
+    v.push(Box::new(fips204::Fips204));
+    let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
+    let Some(planted) = planted_requested(&names)? else {
+        return Ok(v);
+    };
+    Ok(v.into_iter()
+        .map(|o| -> Box<dyn Oracle> {
+            if o.name() == planted {
+                Box::new(Planted(o))
+            } else {
+                o
+            }
+        })
+        .collect())
+}
+
+/// The environment variable naming the implementation to plant the oracle fault in
+/// ([`Planted`]).
+pub const PLANTED_ENV: &str = "MLDSA_DIFF_PLANTED_ORACLE";
+
+/// The implementation named by [`PLANTED_ENV`], if set; an error if it names none of this
+/// machine's (a typo must not silently plant nothing).
+pub fn planted_requested(available: &[&str]) -> Result<Option<String>, String> {
+    match std::env::var(PLANTED_ENV) {
+        Err(_) => Ok(None),
+        Ok(name) if available.contains(&name.as_str()) && name != "portable" => Ok(Some(name)),
+        Ok(name) => Err(format!(
+            "{PLANTED_ENV}={name:?}: not an implementation on this machine other than the reference \
+             (available: {})",
+            available.join(", ")
+        )),
+    }
+}

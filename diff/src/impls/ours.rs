@@ -1,0 +1,337 @@
+//! This crate's backends as an [`Oracle`]: one adapter over any [`Backend`] (the portable
+//! specification, AVX2, Neon, the test-only wrong ones), which owns the guard bytes around
+//! every output buffer it hands a kernel and converts the backend's NTT order to the
+//! canonical one. End-to-end operations run the whole scheme through `mldsa::raw` on the
+//! backend's kind.
+
+use super::guard::{Guarded, GuardedBytes, GuardedI32, GuardedPolys, checked};
+use crate::model::Provenance;
+use crate::oracle::{Got, KeyPair, Miss, Msg, Oracle, Signed, Verified};
+use mldsa::backend::{AnyBackend, Backend, BackendKind};
+use mldsa::params::{Eta, Gamma1, Gamma2, K_MAX, L_MAX, N};
+use mldsa::poly::Poly;
+use mldsa::{Params, raw};
+
+/// A backend of the `mldsa` crate.
+#[derive(Clone, Copy, Debug)]
+pub struct Ours<B> {
+    b: B,
+    name: &'static str,
+    end_to_end: bool,
+}
+
+impl<B: Backend> Ours<B> {
+    /// The oracle for backend `b`, named after its kind.
+    pub fn new(b: B) -> Self {
+        Ours::named(b, B::KIND.name())
+    }
+
+    /// The oracle for `b` under another name (a test-only backend beside the real one).
+    pub fn named(b: B, name: &'static str) -> Self {
+        Ours {
+            b,
+            name,
+            end_to_end: true,
+        }
+    }
+
+    /// Kernels only: an end-to-end operation selects the backend by kind, which cannot
+    /// reach `b` when `b` is a variant of a kind (Neon forced onto its plain Keccak path).
+    pub fn kernels_only(b: B, name: &'static str) -> Self {
+        Ours {
+            b,
+            name,
+            end_to_end: false,
+        }
+    }
+
+    fn whole_scheme(&self) -> Got<BackendKind> {
+        if self.end_to_end {
+            Ok(B::KIND)
+        } else {
+            Err(Miss::NotOffered)
+        }
+    }
+
+    /// `op` on a guarded copy of `a`.
+    fn in_place(&self, kernel: &'static str, a: Poly, op: impl FnOnce(B, &mut Poly)) -> Got<Poly> {
+        let mut g = Guarded::new(a);
+        op(self.b, &mut g.v);
+        checked(kernel, &[g.violation()], g.v)
+    }
+
+    /// `op` into a guarded zero polynomial.
+    fn out_poly(&self, kernel: &'static str, op: impl FnOnce(B, &mut Poly)) -> Got<Poly> {
+        self.in_place(kernel, Poly::ZERO, op)
+    }
+
+    /// `op` into a guarded buffer of `len` bytes.
+    fn out_bytes(
+        &self,
+        kernel: &'static str,
+        len: usize,
+        op: impl FnOnce(B, &mut [u8]),
+    ) -> Got<Vec<u8>> {
+        let mut out = GuardedBytes::zeroed(len);
+        op(self.b, out.out());
+        let v = out.violation();
+        checked(kernel, &[v], out.into_vec())
+    }
+
+    /// `op` into a guarded buffer of N values; the first `n` it returns (a count above N
+    /// panics here, which the runner reports as that implementation's fault).
+    fn out_values(
+        &self,
+        kernel: &'static str,
+        op: impl FnOnce(B, &mut [i32]) -> usize,
+    ) -> Got<Vec<i32>> {
+        let mut v = GuardedI32::zeroed(N);
+        let n = op(self.b, v.out());
+        checked(kernel, &[v.violation()], v.values()[..n].to_vec())
+    }
+
+    /// A signature made by `sign` into a guarded buffer.
+    fn signature(
+        p: &Params,
+        sign: impl FnOnce(&mut [u8]) -> Result<(), mldsa::Error>,
+    ) -> Got<Signed> {
+        let mut sig = GuardedBytes::zeroed(p.sig_bytes());
+        let r = sign(sig.out());
+        let v = sig.violation();
+        checked(
+            "sign_internal",
+            &[v],
+            r.map(|()| sig.into_vec()).map_err(|e| e.to_string()),
+        )
+    }
+}
+
+impl<B: Backend> Oracle for Ours<B> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn origin(&self) -> Provenance {
+        Provenance::Ours
+    }
+    fn ntt(&self, _: &Params, a: Poly) -> Got<Poly> {
+        self.in_place("ntt", a, |b, a| {
+            b.ntt(a);
+            b.ntt_order_to_canonical(a);
+        })
+    }
+    fn invntt_tomont(&self, _: &Params, a: Poly) -> Got<Poly> {
+        self.in_place("invntt_tomont", a, |b, a| {
+            b.ntt_order_from_canonical(a);
+            b.invntt_tomont(a);
+        })
+    }
+    fn pointwise_montgomery(&self, _: &Params, a: &Poly, x: &Poly) -> Got<Poly> {
+        self.out_poly("pointwise_montgomery", |b, c| {
+            b.pointwise_montgomery(c, a, x)
+        })
+    }
+    fn pointwise_acc_montgomery(&self, _: &Params, u: &[Poly], v: &[Poly]) -> Got<Poly> {
+        self.out_poly("pointwise_acc_montgomery", |b, c| {
+            b.pointwise_acc_montgomery(c, u, v)
+        })
+    }
+    fn reduce(&self, _: &Params, a: Poly) -> Got<Poly> {
+        self.in_place("reduce", a, |b, a| b.reduce(a))
+    }
+    fn caddq(&self, _: &Params, a: Poly) -> Got<Poly> {
+        self.in_place("caddq", a, |b, a| b.caddq(a))
+    }
+    fn add(&self, _: &Params, a: &Poly, x: &Poly) -> Got<Poly> {
+        self.in_place("add", *a, |b, a| b.add(a, x))
+    }
+    fn sub(&self, _: &Params, a: &Poly, x: &Poly) -> Got<Poly> {
+        self.in_place("sub", *a, |b, a| b.sub(a, x))
+    }
+    fn shiftl(&self, _: &Params, a: Poly) -> Got<Poly> {
+        self.in_place("shiftl", a, |b, a| b.shiftl(a))
+    }
+    fn power2round(&self, _: &Params, a: &Poly) -> Got<(Poly, Poly)> {
+        let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
+        self.b.power2round(&mut x.v, &mut y.v, a);
+        checked("power2round", &[x.violation(), y.violation()], (x.v, y.v))
+    }
+    fn decompose(&self, _: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
+        let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
+        self.b.decompose(g, &mut x.v, &mut y.v, a);
+        checked("decompose", &[x.violation(), y.violation()], (x.v, y.v))
+    }
+    fn make_hint(&self, _: &Params, g: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)> {
+        let mut h = Guarded::new(Poly::ZERO);
+        let n = self.b.make_hint(g, &mut h.v, a0, a1);
+        checked("make_hint", &[h.violation()], (h.v, n))
+    }
+    fn use_hint(&self, _: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
+        self.out_poly("use_hint", |b, r| b.use_hint(g, r, a, h))
+    }
+    fn chknorm(&self, _: &Params, a: &Poly, bound: i32) -> Got<bool> {
+        Ok(self.b.chknorm(a, bound))
+    }
+    fn rej_uniform(&self, _: &Params, buf: &[u8]) -> Got<Vec<i32>> {
+        self.out_values("rej_uniform", |b, out| b.rej_uniform(out, buf))
+    }
+    fn rej_eta(&self, _: &Params, e: Eta, buf: &[u8]) -> Got<Vec<i32>> {
+        self.out_values("rej_eta", |b, out| b.rej_eta(e, out, buf))
+    }
+    fn pack_t1(&self, _: &Params, a: &Poly) -> Got<Vec<u8>> {
+        let len = mldsa::params::POLY_T1_BYTES;
+        self.out_bytes("pack_t1", len, |b, out| b.pack_t1(out, a))
+    }
+    fn unpack_t1(&self, _: &Params, buf: &[u8]) -> Got<Poly> {
+        self.out_poly("unpack_t1", |b, a| b.unpack_t1(a, buf))
+    }
+    fn pack_t0(&self, _: &Params, a: &Poly) -> Got<Vec<u8>> {
+        let len = mldsa::params::POLY_T0_BYTES;
+        self.out_bytes("pack_t0", len, |b, out| b.pack_t0(out, a))
+    }
+    fn unpack_t0(&self, _: &Params, buf: &[u8]) -> Got<Poly> {
+        self.out_poly("unpack_t0", |b, a| b.unpack_t0(a, buf))
+    }
+    fn pack_eta(&self, _: &Params, e: Eta, a: &Poly) -> Got<Vec<u8>> {
+        let len = e.poly_eta_bytes();
+        self.out_bytes("pack_eta", len, |b, out| b.pack_eta(e, out, a))
+    }
+    fn unpack_eta(&self, _: &Params, e: Eta, buf: &[u8]) -> Got<(Poly, bool)> {
+        let mut a = Guarded::new(Poly::ZERO);
+        let ok = self.b.unpack_eta(e, &mut a.v, buf);
+        checked("unpack_eta", &[a.violation()], (a.v, ok))
+    }
+    fn pack_z(&self, _: &Params, g: Gamma1, a: &Poly) -> Got<Vec<u8>> {
+        let len = g.poly_z_bytes();
+        self.out_bytes("pack_z", len, |b, out| b.pack_z(g, out, a))
+    }
+    fn unpack_z(&self, _: &Params, g: Gamma1, buf: &[u8]) -> Got<Poly> {
+        self.out_poly("unpack_z", |b, a| b.unpack_z(g, a, buf))
+    }
+    fn pack_w1(&self, _: &Params, g: Gamma2, a: &Poly) -> Got<Vec<u8>> {
+        let len = g.poly_w1_bytes();
+        self.out_bytes("pack_w1", len, |b, out| b.pack_w1(g, out, a))
+    }
+    fn pack_hint(&self, p: &Params, h: &[Poly]) -> Got<Vec<u8>> {
+        let len = p.omega + p.k;
+        self.out_bytes("pack_hint", len, |b, out| b.pack_hint(out, h, p.omega))
+    }
+    fn unpack_hint(&self, p: &Params, buf: &[u8]) -> Got<Option<Vec<Poly>>> {
+        let mut h = GuardedPolys::zeroed(p.k);
+        let ok = self.b.unpack_hint(h.out(), buf, p.omega).is_ok();
+        let v = h.violation();
+        checked("unpack_hint", &[v], ok.then(|| h.polys().to_vec()))
+    }
+    fn keccak_f1600(&self, _: &Params, s: [u64; 25]) -> Got<[u64; 25]> {
+        let mut g = Guarded::new(s);
+        self.b.keccak_f1600(&mut g.v);
+        checked("keccak_f1600", &[g.violation()], g.v)
+    }
+    fn keccak_f1600_x4(&self, _: &Params, s: [u64; 100]) -> Got<[u64; 100]> {
+        let mut g = Guarded::new(s);
+        self.b.keccak_f1600_x4(&mut g.v);
+        checked("keccak_f1600_x4", &[g.violation()], g.v)
+    }
+    fn keccak_f1600_x4x2(&self, _: &Params, s: [[u64; 100]; 2]) -> Got<[[u64; 100]; 2]> {
+        let (mut s0, mut s1) = (Guarded::new(s[0]), Guarded::new(s[1]));
+        self.b.keccak_f1600_x4x2(&mut s0.v, &mut s1.v);
+        checked(
+            "keccak_f1600_x4x2",
+            &[s0.violation(), s1.violation()],
+            [s0.v, s1.v],
+        )
+    }
+    fn poly_uniform(&self, _: &Params, seed: &[u8; 34]) -> Got<Poly> {
+        self.out_poly("poly_uniform", |b, a| {
+            mldsa::sample::poly_uniform(b, seed, a)
+        })
+    }
+    fn poly_uniform_eta(&self, _: &Params, e: Eta, seed: &[u8; 66]) -> Got<Poly> {
+        self.out_poly("poly_uniform_eta", |b, a| {
+            mldsa::sample::poly_uniform_eta(b, e, seed, a)
+        })
+    }
+    fn poly_uniform_gamma1(&self, _: &Params, g: Gamma1, seed: &[u8; 66]) -> Got<Poly> {
+        self.out_poly("poly_uniform_gamma1", |b, a| {
+            mldsa::sample::poly_uniform_gamma1(b, g, seed, a)
+        })
+    }
+    fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly> {
+        Ok(mldsa::sample::sample_in_ball(self.b, ctilde, p.tau))
+    }
+    fn expand_a(&self, p: &Params, rho: &[u8; 32]) -> Got<Vec<Poly>> {
+        let mut g = Guarded::new([[Poly::ZERO; L_MAX]; K_MAX]);
+        mldsa::sample::expand_a(self.b, p, rho, &mut g.v);
+        checked("expand_a", &[g.violation()], ())?;
+        Ok(g.v[..p.k]
+            .iter()
+            .flat_map(|row| row[..p.l].iter())
+            .map(|a| {
+                let mut a = *a;
+                self.b.ntt_order_to_canonical(&mut a);
+                a
+            })
+            .collect())
+    }
+    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        let kind = self.whole_scheme()?;
+        let (mut pk, mut sk) = (
+            GuardedBytes::zeroed(p.pk_bytes()),
+            GuardedBytes::zeroed(p.sk_bytes()),
+        );
+        let r = raw::keygen_internal(kind, p, xi, pk.out(), sk.out());
+        let v = [pk.violation(), sk.violation()];
+        checked(
+            "keygen_internal",
+            &v,
+            r.map(|()| (pk.into_vec(), sk.into_vec()))
+                .map_err(|e| e.to_string()),
+        )
+    }
+    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let kind = self.whole_scheme()?;
+        Self::signature(p, |sig| match m {
+            Msg::Pure { msg, ctx } => raw::pure_prefix(ctx)
+                .and_then(|pre| raw::sign_internal(kind, p, sk, &[&pre, ctx, msg], rnd, sig)),
+            Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
+                let d = ph.digest(msg);
+                let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
+                raw::sign_internal(kind, p, sk, &parts, rnd, sig)
+            }),
+            Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
+                .and_then(|()| raw::prehash_prefix(ctx, ph))
+                .and_then(|(pre, oid)| {
+                    let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
+                    raw::sign_internal(kind, p, sk, &parts, rnd, sig)
+                }),
+            Msg::Mu(mu) => raw::sign_mu(kind, p, sk, mu, rnd, sig),
+            Msg::Internal(m_prime) => raw::sign_internal(kind, p, sk, &[m_prime], rnd, sig),
+        })
+    }
+    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
+        let kind = self.whole_scheme()?;
+        let r = match m {
+            Msg::Pure { msg, ctx } => raw::pure_prefix(ctx)
+                .and_then(|pre| raw::verify_internal(kind, p, pk, &[&pre, ctx, msg], sig)),
+            Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
+                let d = ph.digest(msg);
+                let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
+                raw::verify_internal(kind, p, pk, &parts, sig)
+            }),
+            Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
+                .and_then(|()| raw::prehash_prefix(ctx, ph))
+                .and_then(|(pre, oid)| {
+                    let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
+                    raw::verify_internal(kind, p, pk, &parts, sig)
+                }),
+            Msg::Mu(mu) => raw::verify_mu(kind, p, pk, mu, sig),
+            Msg::Internal(m_prime) => raw::verify_internal(kind, p, pk, &[m_prime], sig),
+        };
+        Ok(r.map_err(|e| Some(e.to_string())))
+    }
+}
+
+/// The oracle for backend `kind`; an error if the CPU or build lacks it.
+pub fn oracle(kind: BackendKind) -> Result<Box<dyn Oracle>, mldsa::Error> {
+    let any = AnyBackend::new(kind)?;
+    Ok(mldsa::with_backend!(any, |b| Box::new(Ours::new(b)) as Box<dyn Oracle>))
+}
