@@ -49,7 +49,13 @@ pub fn render() -> String {
         "\nknown deviations of other implementations from FIPS 204 (asserted exactly, not ignored):"
     );
     for k in KNOWN.iter().filter(|k| k.deviation) {
-        let _ = writeln!(s, "  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+        let _ = writeln!(
+            s,
+            "  {} on {}: {}",
+            k.check.name,
+            who(k.who),
+            fold(k.reason)
+        );
     }
     let _ = writeln!(
         s,
@@ -63,7 +69,13 @@ pub fn render() -> String {
         "\nanswers the specification requires instead of agreement (asserted exactly):"
     );
     for k in KNOWN.iter().filter(|k| !k.deviation) {
-        let _ = writeln!(s, "  {} on {}: {}", k.check, who(k.who), fold(k.reason));
+        let _ = writeln!(
+            s,
+            "  {} on {}: {}",
+            k.check.name,
+            who(k.who),
+            fold(k.reason)
+        );
     }
     let _ = writeln!(
         s,

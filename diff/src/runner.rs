@@ -87,7 +87,7 @@ impl Summary {
     }
 }
 
-/// `oracle.run`, with a panic turned into a harness error (reported as a mismatch with its
+/// `check.run(oracle, case)`, with a panic turned into a harness error (reported as a mismatch with its
 /// input, like any other wrong answer).
 fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check.run(oracle, case)))

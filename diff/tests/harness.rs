@@ -5,7 +5,7 @@ use mldsa::backend::{Backend, BackendKind, Portable};
 use mldsa::params::Gamma2;
 use mldsa::poly::Poly;
 use mldsa_diff::check::Check;
-use mldsa_diff::impls::{self as oracle, ours::Ours};
+use mldsa_diff::impls::{self, ours::Ours};
 use mldsa_diff::model::Provenance;
 use mldsa_diff::model::{Case, Field, Output};
 use mldsa_diff::oracle::Oracle;
@@ -67,7 +67,7 @@ fn c_keygen_from_scripted_xi_is_fips_keygen() {
 /// Every check, every implementation on this machine, including all exact C comparisons.
 #[test]
 fn every_implementation_agrees_on_every_check() {
-    let oracles = oracle::available_shared();
+    let oracles = impls::available_shared();
     let names: Vec<String> = oracles.iter().map(|o| o.name().to_string()).collect();
     assert!(
         names.contains(&"c-clean".to_string()),
@@ -370,7 +370,7 @@ fn fuzz_bytes_decode_or_reject() {
             .bytes,
         vec![9; 34]
     );
-    let oracles = oracle::available();
+    let oracles = impls::available();
     assert!(mldsa_diff::fuzz_one(poly_uniform, &short, &oracles));
     assert!(!mldsa_diff::fuzz_one(
         check("ntt"),

@@ -2,12 +2,12 @@
 //! listing names every implementation, check and stated difference.
 
 use mldsa_diff::check::Check;
-use mldsa_diff::impls as oracle;
+use mldsa_diff::impls;
 use mldsa_diff::matrix::{Answers, answers};
 
 #[test]
 fn the_matrix_matches_what_each_implementation_answers() {
-    let oracles = oracle::available();
+    let oracles = impls::available();
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     let at = |name: &str| names.iter().position(|n| *n == name);
     for check in Check::all() {
@@ -60,7 +60,7 @@ fn the_matrix_matches_what_each_implementation_answers() {
 #[test]
 fn the_listing_names_every_implementation_check_and_stated_difference() {
     let text = mldsa_diff::listing::render();
-    for o in oracle::available() {
+    for o in impls::available() {
         assert!(text.contains(o.name()), "{}", o.name());
     }
     for c in Check::all() {

@@ -2,7 +2,7 @@
 //! oracle, with every other implementation a witness for the reference's answer.
 
 use mldsa_diff::check::Check;
-use mldsa_diff::impls as oracle;
+use mldsa_diff::impls;
 use mldsa_diff::oracle::{Oracle, Planted};
 use mldsa_diff::runner::{self, Config};
 use std::sync::Arc;
@@ -39,13 +39,13 @@ fn config(dir: &str) -> Config {
 
 #[test]
 fn a_fault_in_any_oracle_is_caught_and_named() {
-    let names: Vec<&str> = oracle::available().iter().map(|o| o.name()).collect();
+    let names: Vec<&str> = impls::available().iter().map(|o| o.name()).collect();
     assert!(
         names.contains(&"mldsa-native") && names.contains(&"fips204"),
         "{names:?}"
     );
     for planted in names.iter().skip(1) {
-        let oracles: Vec<Arc<dyn Oracle>> = oracle::available()
+        let oracles: Vec<Arc<dyn Oracle>> = impls::available()
             .into_iter()
             .map(|o| -> Arc<dyn Oracle> {
                 if o.name() == *planted {

@@ -1,7 +1,7 @@
 //! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
 //! first, then random values, rounding boundaries over-represented where they matter).
 
-use super::def::{Answer, Check, Def, Family, Over, Variant, gamma2};
+use super::def::{Answer, Check, Def, Family, Over, POLYS, Slot, Takes, Variant, gamma2};
 use super::inputs::{
     EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
 };
@@ -19,27 +19,40 @@ fn l_of(v: Variant) -> usize {
     }
 }
 
-/// How a random (non-edge) polynomial within bounds `b` is drawn.
-fn random_in(check: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
-    let g = |c: Check| i64::from(gamma2(c.variant).value());
-    match check.def.name {
-        "decompose_{g2}" | "use_hint_{g2}" if b.hi >= Q - 1 => {
-            boundary_poly(src, b, 2 * g(check), g(check))
-        }
-        "make_hint_{g2}" if b.lo < 0 => boundary_poly(src, b, 2 * g(check), g(check)),
-        "power2round" => boundary_poly(src, b, 1 << 13, 1 << 12),
-        _ => random_poly(src, b),
-    }
+/// How a random (non-edge) polynomial within bounds `b` is drawn for a check.
+type RandomFn = fn(Check, Bounds, &mut dyn Source) -> Result<Vec<i32>, Exhausted>;
+
+/// Uniform within the bounds.
+fn uniform(_: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
+    random_poly(src, b)
 }
 
-/// Polynomial inputs from the contract: the first from `input[0]`, a second one from
-/// `input[1]` where the contract bounds it separately (make_hint, use_hint), else all from
-/// `input[0]`.
+/// Over-representing the rounding boundaries of Decompose: multiples of 2 gamma2, offset by
+/// gamma2.
+fn near_gamma2_steps(check: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
+    let g = i64::from(gamma2(check.variant).value());
+    boundary_poly(src, b, 2 * g, g)
+}
+
+/// Polynomial inputs from the contract, random ones drawn uniformly.
 pub(super) fn from_contract(
     check: Check,
     index: usize,
     edge: bool,
     src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    from_contract_with(check, index, edge, src, uniform)
+}
+
+/// Polynomial inputs from the contract: the first from `input[0]`, a second one from
+/// `input[1]` where the contract bounds it separately (make_hint, use_hint), else all from
+/// `input[0]`; random ones drawn by `random`.
+fn from_contract_with(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+    random: RandomFn,
 ) -> Result<Case, Exhausted> {
     let c = check.contract().expect("arithmetic checks have contracts");
     let n = check.poly_inputs();
@@ -53,7 +66,7 @@ pub(super) fn from_contract(
         case.polys.push(if edge {
             edge_poly(b, index)
         } else {
-            random_in(check, b, src)?
+            random(check, b, src)?
         });
     }
     Ok(case)
@@ -149,24 +162,25 @@ const fn a_kernel(
         edge_cases: EDGE_PATTERNS,
         generate: from_contract,
         run,
+        takes: POLYS,
         answer: Answer::Output,
     }
 }
 
 // NTT-domain values travel in canonical order; each implementation may keep its own.
-pub(super) static NTT: Def = a_kernel(
+pub static NTT: Def = a_kernel(
     "ntt",
     &["ntt", "ntt_order_to_canonical"],
     |_| contract::NTT,
     |o, check, case| unary(o, check, case, |o, p, a| o.ntt(p, a)),
 );
-pub(super) static INVNTT_TOMONT: Def = a_kernel(
+pub static INVNTT_TOMONT: Def = a_kernel(
     "invntt_tomont",
     &["invntt_tomont", "ntt_order_from_canonical"],
     |_| contract::INVNTT_TOMONT,
     |o, check, case| unary(o, check, case, |o, p, a| o.invntt_tomont(p, a)),
 );
-pub(super) static POINTWISE: Def = Def {
+pub static POINTWISE: Def = Def {
     poly_inputs: two,
     ..a_kernel(
         "pointwise_montgomery",
@@ -175,7 +189,7 @@ pub(super) static POINTWISE: Def = Def {
         |o, check, case| binary(o, check, case, |o, p, a, b| o.pointwise_montgomery(p, a, b)),
     )
 };
-pub(super) static POINTWISE_ACC: Def = Def {
+pub static POINTWISE_ACC: Def = Def {
     over: Over::Sets,
     poly_inputs: |v| 2 * l_of(v),
     ..a_kernel(
@@ -190,19 +204,19 @@ pub(super) static POINTWISE_ACC: Def = Def {
         },
     )
 };
-pub(super) static REDUCE: Def = a_kernel(
+pub static REDUCE: Def = a_kernel(
     "reduce",
     &["reduce"],
     |_| contract::REDUCE,
     |o, check, case| unary(o, check, case, |o, p, a| o.reduce(p, a)),
 );
-pub(super) static CADDQ: Def = a_kernel(
+pub static CADDQ: Def = a_kernel(
     "caddq",
     &["caddq"],
     |_| contract::CADDQ,
     |o, check, case| unary(o, check, case, |o, p, a| o.caddq(p, a)),
 );
-pub(super) static ADD: Def = Def {
+pub static ADD: Def = Def {
     poly_inputs: two,
     ..a_kernel(
         "add",
@@ -211,7 +225,7 @@ pub(super) static ADD: Def = Def {
         |o, check, case| binary(o, check, case, |o, p, a, b| o.add(p, a, b)),
     )
 };
-pub(super) static SUB: Def = Def {
+pub static SUB: Def = Def {
     poly_inputs: two,
     ..a_kernel(
         "sub",
@@ -220,20 +234,37 @@ pub(super) static SUB: Def = Def {
         |o, check, case| binary(o, check, case, |o, p, a, b| o.sub(p, a, b)),
     )
 };
-pub(super) static SHIFTL: Def = a_kernel(
+pub static SHIFTL: Def = a_kernel(
     "shiftl",
     &["shiftl"],
     |_| contract::SHIFTL,
     |o, check, case| unary(o, check, case, |o, p, a| o.shiftl(p, a)),
 );
-pub(super) static POWER2ROUND: Def = a_kernel(
-    "power2round",
-    &["power2round"],
-    |_| contract::POWER2ROUND,
-    |o, check, case| split(o, check, case, |o, c, a| o.power2round(&c.params(), a)),
-);
-pub(super) static DECOMPOSE: Def = Def {
+pub static POWER2ROUND: Def = Def {
+    // Over-representing the rounding boundaries: multiples of 2^d, offset by 2^(d-1).
+    generate: |c, i, e, s| {
+        from_contract_with(c, i, e, s, |_, b, src| {
+            boundary_poly(src, b, 1 << 13, 1 << 12)
+        })
+    },
+    ..a_kernel(
+        "power2round",
+        &["power2round"],
+        |_| contract::POWER2ROUND,
+        |o, check, case| split(o, check, case, |o, c, a| o.power2round(&c.params(), a)),
+    )
+};
+pub static DECOMPOSE: Def = Def {
     over: Over::Gamma2s,
+    generate: |c, i, e, s| {
+        from_contract_with(c, i, e, s, |c, b, src| {
+            if b.hi >= Q - 1 {
+                near_gamma2_steps(c, b, src)
+            } else {
+                random_poly(src, b)
+            }
+        })
+    },
     ..a_kernel(
         "decompose_{g2}",
         &["decompose"],
@@ -245,8 +276,18 @@ pub(super) static DECOMPOSE: Def = Def {
         },
     )
 };
-pub(super) static MAKE_HINT: Def = Def {
+pub static MAKE_HINT: Def = Def {
     over: Over::Gamma2s,
+    // a0 (the signed input) near the rounding boundaries.
+    generate: |c, i, e, s| {
+        from_contract_with(c, i, e, s, |c, b, src| {
+            if b.lo < 0 {
+                near_gamma2_steps(c, b, src)
+            } else {
+                random_poly(src, b)
+            }
+        })
+    },
     poly_inputs: two,
     ..a_kernel(
         "make_hint_{g2}",
@@ -262,8 +303,9 @@ pub(super) static MAKE_HINT: Def = Def {
         },
     )
 };
-pub(super) static USE_HINT: Def = Def {
+pub static USE_HINT: Def = Def {
     over: Over::Gamma2s,
+    generate: DECOMPOSE.generate,
     poly_inputs: two,
     ..a_kernel(
         "use_hint_{g2}",
@@ -276,8 +318,9 @@ pub(super) static USE_HINT: Def = Def {
         },
     )
 };
-pub(super) static CHKNORM: Def = Def {
+pub static CHKNORM: Def = Def {
     generate: chknorm_case,
+    takes: Takes::just(&[Slot::Polys, Slot::Scalar]),
     about: Some(|check| {
         let c = super::def::describe_contract(check.contract().expect("chknorm has a contract"));
         let inputs = c.split(" ->").next().unwrap_or_default();

@@ -4,7 +4,7 @@
 //! implementation, the reference included), so a bug that all implementations share is
 //! still a mismatch; a known deviation is asserted exactly through the model verifier.
 
-use super::def::{Check, Def};
+use super::def::{Check, Def, Slot, Takes};
 use crate::craft::RULES;
 use crate::model::Case;
 use crate::source::{Exhausted, Source};
@@ -42,7 +42,7 @@ pub fn rule_of(case: &Case) -> Option<&'static crate::craft::Rule> {
     usize::try_from(case.scalar).ok().and_then(|i| RULES.get(i))
 }
 
-pub(super) static VERIFY_CRAFTED: Def = Def {
+pub static VERIFY_CRAFTED: Def = Def {
     name: "verify_crafted_{set}",
     about: Some(|_| {
         "crafted pk (t1 = 0), msg, ctx, signature with an honest c~, valid or breaking exactly one \
@@ -53,5 +53,26 @@ pub(super) static VERIFY_CRAFTED: Def = Def {
     planted: "unpack_hint",
     edge_cases: RULES.len(),
     generate,
+    takes: Takes {
+        slots: &[
+            Slot::Pk,
+            Slot::Sig,
+            Slot::Msg,
+            Slot::Ctx,
+            Slot::Rnd,
+            Slot::Scalar,
+        ],
+        valid: |check, case| {
+            super::e2e::verifying(check, case)?;
+            match rule_of(case) {
+                Some(_) => Ok(()),
+                None => Err(format!(
+                    "scalar {} names no crafted rule (0..{})",
+                    case.scalar,
+                    RULES.len()
+                )),
+            }
+        },
+    },
     ..super::e2e::VERIFY_DEF
 };

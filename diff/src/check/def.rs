@@ -99,9 +99,84 @@ pub struct Def {
     pub generate: GenFn,
     /// The run, written once against [`Oracle`].
     pub run: RunFn,
+    /// The fields of a [`Case`] it reads, and what they must satisfy.
+    pub takes: Takes,
     /// What it compares of an answer (and what the transcript hashes of it).
     pub answer: Answer,
 }
+
+/// A field of a [`Case`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Slot {
+    Polys,
+    Bytes,
+    Scalar,
+    Pk,
+    Sk,
+    Msg,
+    Ctx,
+    Rnd,
+    Sig,
+}
+
+impl Slot {
+    /// Every field, with its name in reports.
+    pub const ALL: [(Slot, &'static str); 9] = [
+        (Slot::Polys, "polys"),
+        (Slot::Bytes, "bytes"),
+        (Slot::Scalar, "scalar"),
+        (Slot::Pk, "pk"),
+        (Slot::Sk, "sk"),
+        (Slot::Msg, "msg"),
+        (Slot::Ctx, "ctx"),
+        (Slot::Rnd, "rnd"),
+        (Slot::Sig, "sig"),
+    ];
+
+    /// Whether `case` has this field set.
+    pub fn is_set(self, case: &Case) -> bool {
+        match self {
+            Slot::Polys => !case.polys.is_empty(),
+            Slot::Bytes => !case.bytes.is_empty(),
+            Slot::Scalar => case.scalar != 0,
+            Slot::Pk => !case.pk.is_empty(),
+            Slot::Sk => !case.sk.is_empty(),
+            Slot::Msg => !case.msg.is_empty(),
+            Slot::Ctx => !case.ctx.is_empty(),
+            Slot::Rnd => !case.rnd.is_empty(),
+            Slot::Sig => !case.sig.is_empty(),
+        }
+    }
+}
+
+/// What a check reads of a [`Case`] (a typed fact of its [`Def`], read by the validation of
+/// a loaded input): the fields it takes (every other one must be empty: a report whose input
+/// has, say, a public key for a kernel check was not written by this harness), and what its
+/// input must satisfy before any implementation sees it beyond the contract's bounds
+/// (lengths the C code reads without checking).
+#[derive(Clone, Copy, Debug)]
+pub struct Takes {
+    /// The fields read.
+    pub slots: &'static [Slot],
+    /// The further conditions.
+    pub valid: fn(Check, &Case) -> Result<(), String>,
+}
+
+impl Takes {
+    /// These fields, with no further condition.
+    pub const fn just(slots: &'static [Slot]) -> Takes {
+        Takes {
+            slots,
+            valid: |_, _| Ok(()),
+        }
+    }
+}
+
+/// Polynomials only.
+pub const POLYS: Takes = Takes::just(&[Slot::Polys]);
+/// Bytes only.
+pub const BYTES: Takes = Takes::just(&[Slot::Bytes]);
 
 /// What a check compares of an answer: a typed fact of its [`Def`], read by the judge, the
 /// input validation and the transcript (never decided from the check's name).

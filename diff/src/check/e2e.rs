@@ -2,7 +2,7 @@
 //! set. Keys and signatures are made with this crate's fastest backend on this machine
 //! ([`maker`]), then handed unchanged — or mutated — to every implementation.
 
-use super::def::{Answer, Check, Def, Family, Over, no_polys};
+use super::def::{Answer, Check, Def, Family, Over, Slot, Takes, no_polys};
 use super::inputs::{bytes_array, fixed_or_random, pick};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Msg, Oracle, Signed, Verified, answered};
@@ -164,6 +164,51 @@ fn verify_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
     answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
 }
 
+/// `have` bytes of field `f`, if that is `want`.
+pub(super) fn length(f: &str, have: usize, want: usize) -> Result<(), String> {
+    if have == want {
+        Ok(())
+    } else {
+        Err(format!("{f} has {have} bytes, not {want}"))
+    }
+}
+
+/// What a signing case reads: the expanded secret key (of the set's length: the C code reads
+/// a fixed size), the message, a context of at most 255 bytes and a 32-byte rnd.
+pub(super) const SIGNING: Takes = Takes {
+    slots: &[Slot::Sk, Slot::Msg, Slot::Ctx, Slot::Rnd],
+    valid: signing,
+};
+
+/// The lengths a signing case must have.
+pub(super) fn signing(check: Check, case: &Case) -> Result<(), String> {
+    length("sk", case.sk.len(), check.params().sk_bytes())?;
+    length("rnd", case.rnd.len(), 32)?;
+    if case.ctx.len() > 255 {
+        return Err(format!(
+            "ctx has {} bytes; a signing context has at most 255",
+            case.ctx.len()
+        ));
+    }
+    Ok(())
+}
+
+/// What a verify case reads: a public key of the set's length, the signature, message and
+/// context, and the rnd its signature was made with (not read; empty or 32 bytes).
+pub(super) const VERIFYING: Takes = Takes {
+    slots: &[Slot::Pk, Slot::Sig, Slot::Msg, Slot::Ctx, Slot::Rnd],
+    valid: verifying,
+};
+
+/// The lengths a verify case must have.
+pub(super) fn verifying(check: Check, case: &Case) -> Result<(), String> {
+    length("pk", case.pk.len(), check.params().pk_bytes())?;
+    if !case.rnd.is_empty() {
+        length("rnd", case.rnd.len(), 32)?;
+    }
+    Ok(())
+}
+
 pub(super) const fn e2e(
     name: &'static str,
     about: fn(Check) -> String,
@@ -179,18 +224,23 @@ pub(super) const fn e2e(
         planted,
         poly_inputs: no_polys,
         edge_cases: 3,
-        generate,
+        generate: gen_sign,
         run: sign_run,
+        takes: SIGNING,
         answer: Answer::Output,
     }
 }
 
-pub(super) static KEYGEN: Def = Def {
+pub static KEYGEN: Def = Def {
     generate: |_, index, edge, src| {
         Ok(Case {
             bytes: fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 32)?,
             ..Case::default()
         })
+    },
+    takes: Takes {
+        slots: &[Slot::Bytes],
+        valid: |_, case| length("bytes (xi)", case.bytes.len(), 32),
     },
     run: |o, check, case| {
         let xi = bytes_array(&case.bytes)?;
@@ -209,17 +259,19 @@ pub(super) static KEYGEN: Def = Def {
     )
 };
 
-pub(super) static SIGN: Def = e2e(
+pub static SIGN: Def = e2e(
     "sign_{set}",
     |_| "sk, msg, ctx (0..=255), rnd (hedged or zero) -> signature; byte-identical".into(),
     "pack_z",
 );
 
-pub(super) static VERIFY: Def = VERIFY_DEF;
+pub static VERIFY: Def = VERIFY_DEF;
 
 /// verify_{set}, as a constant other verify checks take their runs from.
-pub(super) const VERIFY_DEF: Def = Def {
+pub const VERIFY_DEF: Def = Def {
+    generate: gen_verify,
     run: verify_run,
+    takes: VERIFYING,
     answer: Answer::Verdict,
     ..e2e(
         "verify_{set}",
@@ -228,15 +280,18 @@ pub(super) const VERIFY_DEF: Def = Def {
     )
 };
 
-pub(super) static SIGN_MALFORMED_SK: Def = e2e(
-    "sign_malformed_sk_{set}",
-    |_| {
-        "sk with an s1/s2 coefficient outside [-eta, eta] -> Rust rejects (SecretKeyOutOfRange), \
-         C signs (it does not range-check keys): that exact difference is asserted"
-            .into()
-    },
-    "unpack_eta_range",
-);
+pub static SIGN_MALFORMED_SK: Def = Def {
+    generate: gen_malformed_sk,
+    ..e2e(
+        "sign_malformed_sk_{set}",
+        |_| {
+            "sk with an s1/s2 coefficient outside [-eta, eta] -> Rust rejects (SecretKeyOutOfRange), \
+             C signs (it does not range-check keys): that exact difference is asserted"
+                .into()
+        },
+        "unpack_eta_range",
+    )
+};
 
 /// What a verify case does to a valid signature (or to its message, context or key).
 pub const MUTATIONS: [&str; 14] = [
@@ -267,17 +322,17 @@ pub(super) fn flip(
     Ok(())
 }
 
-/// Builds a Sign, Verify or SignMalformedKey case.
-fn generate(
+/// The part of a Sign, Verify or SignMalformedKey case they share (keys, message, context,
+/// rnd, drawn in that order), and the key pair.
+fn common(
     check: Check,
     index: usize,
     edge: bool,
     src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+) -> Result<(Case, Vec<u8>, Vec<u8>), Exhausted> {
     let p = &check.params();
     let mut case = Case::default();
-    let case = &mut case;
-    let (pk, mut sk) = case_keys(p, index, edge, src)?;
+    let (pk, sk) = case_keys(p, index, edge, src)?;
     let msg_len = if edge {
         [0, 1, 1000][index]
     } else if src.chance(1, 8)? {
@@ -307,124 +362,152 @@ fn generate(
     } else {
         src.bytes(32)?
     };
-    match check.def.name {
-        "sign_{set}" => case.sk = sk,
-        "sign_malformed_sk_{set}" => {
-            // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
-            let eb = p.eta.poly_eta_bytes();
-            let in_s2 = !edge && src.chance(1, 2)?;
-            let poly = if edge {
-                0
-            } else {
-                src.int_in(0, if in_s2 { p.k } else { p.l } as i64 - 1)? as usize
-            };
-            let coeff = if edge {
-                index * 7
-            } else {
-                src.int_in(0, 255)? as usize
-            };
-            let bits = p.eta.bits();
-            let bad = if edge {
-                (1 << bits) - 1
-            } else {
-                src.int_in(2 * i64::from(p.eta.value()) + 1, (1 << bits) - 1)?
-            };
-            let start = 128 + if in_s2 { p.l * eb } else { 0 } + poly * eb;
-            let bit = coeff * bits;
-            let mut word = 0u32;
-            for i in 0..3 {
-                word |= u32::from(*sk.get(start + bit / 8 + i).unwrap_or(&0)) << (8 * i);
-            }
-            let shift = bit % 8;
-            word = (word & !(((1 << bits) - 1) << shift)) | ((bad as u32) << shift);
-            for i in 0..3 {
-                if bit / 8 + i < eb {
-                    sk[start + bit / 8 + i] = (word >> (8 * i)) as u8;
-                }
-            }
-            case.sk = sk;
-            case.note = format!(
-                "{} poly {poly} coefficient {coeff} encodes {bad}",
-                if in_s2 { "s2" } else { "s1" }
-            );
-        }
-        _ => {
-            // If the reference itself cannot sign (a faulty kernel), verify an all-zero
-            // signature instead: the sign checks report the fault.
-            let mut sig = sign(p, &sk, &case.msg, &case.ctx, &case.rnd)
-                .unwrap_or_else(|_| vec![0; p.sig_bytes()]);
-            let mut pk = pk;
-            let m = if edge {
-                index
-            } else {
-                src.int_in(0, MUTATIONS.len() as i64 - 1)? as usize
-            };
-            let cb = p.ctilde_bytes();
-            let hint = p.sig_bytes() - p.omega - p.k;
-            match m {
-                0 => {}
-                1 => flip(src, &mut sig, 0..cb)?,
-                2 => flip(src, &mut sig, cb..hint)?,
-                3 => flip(src, &mut sig, hint..p.sig_bytes())?,
-                4 => {
-                    let n = src.int_in(1, 64)? as usize;
-                    sig.truncate(sig.len() - n);
-                }
-                5 => sig.push(src.int_in(0, 255)? as u8),
-                6 => {
-                    let i = src.int_in(0, p.k as i64 - 1)? as usize;
-                    sig[hint + p.omega + i] = src.int_in(p.omega as i64 + 1, 255)? as u8;
-                }
-                7 => {
-                    // Make poly 0's list two equal positions (or one out of order).
-                    sig[hint] = 9;
-                    sig[hint + 1] = pick(src, &[9, 3])?;
-                    let first = sig[hint + p.omega].max(2);
-                    sig[hint + p.omega] = first;
-                    for i in 1..p.k {
-                        sig[hint + p.omega + i] = sig[hint + p.omega + i].max(first);
-                    }
-                }
-                8 => {
-                    let used = usize::from(sig[hint + p.omega + p.k - 1]);
-                    if used < p.omega {
-                        let at = src.int_in(used as i64, p.omega as i64 - 1)? as usize;
-                        sig[hint + at] = src.int_in(1, 255)? as u8;
-                    }
-                }
-                9 => {
-                    // First z coefficient := gamma1 - beta (packed as beta).
-                    let bits = p.gamma1.z_bits();
-                    let mut w = u32::from_le_bytes([sig[cb], sig[cb + 1], sig[cb + 2], 0]);
-                    w = (w & !((1 << bits) - 1)) | p.beta as u32;
-                    sig[cb..cb + 3].copy_from_slice(&w.to_le_bytes()[..3]);
-                }
-                10 => {
-                    if case.msg.is_empty() || src.chance(1, 2)? {
-                        case.msg.push(0);
-                    } else {
-                        let n = case.msg.len();
-                        flip(src, &mut case.msg, 0..n)?;
-                    }
-                }
-                11 => {
-                    if case.ctx.is_empty() {
-                        case.ctx.push(1);
-                    } else {
-                        let n = case.ctx.len();
-                        flip(src, &mut case.ctx, 0..n)?;
-                    }
-                }
-                12 => {
-                    let n = pk.len();
-                    flip(src, &mut pk, 0..n)?;
-                }
-                _ => case.ctx = vec![7; 256],
-            }
-            case.note = MUTATIONS[m].to_string();
-            case.pk = pk;
-            case.sig = sig;
+    Ok((case, pk, sk))
+}
+
+/// A Sign case: the key pair's secret key.
+fn gen_sign(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let (case, _, sk) = common(check, index, edge, src)?;
+    Ok(Case { sk, ..case })
+}
+
+/// A SignMalformedKey case: one packed s1 or s2 coefficient set outside [0, 2 eta].
+fn gen_malformed_sk(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let (mut case, _, mut sk) = common(check, index, edge, src)?;
+    // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
+    let eb = p.eta.poly_eta_bytes();
+    let in_s2 = !edge && src.chance(1, 2)?;
+    let poly = if edge {
+        0
+    } else {
+        src.int_in(0, if in_s2 { p.k } else { p.l } as i64 - 1)? as usize
+    };
+    let coeff = if edge {
+        index * 7
+    } else {
+        src.int_in(0, 255)? as usize
+    };
+    let bits = p.eta.bits();
+    let bad = if edge {
+        (1 << bits) - 1
+    } else {
+        src.int_in(2 * i64::from(p.eta.value()) + 1, (1 << bits) - 1)?
+    };
+    let start = 128 + if in_s2 { p.l * eb } else { 0 } + poly * eb;
+    let bit = coeff * bits;
+    let mut word = 0u32;
+    for i in 0..3 {
+        word |= u32::from(*sk.get(start + bit / 8 + i).unwrap_or(&0)) << (8 * i);
+    }
+    let shift = bit % 8;
+    word = (word & !(((1 << bits) - 1) << shift)) | ((bad as u32) << shift);
+    for i in 0..3 {
+        if bit / 8 + i < eb {
+            sk[start + bit / 8 + i] = (word >> (8 * i)) as u8;
         }
     }
-    Ok(std::mem::take(case))
+    case.sk = sk;
+    case.note = format!(
+        "{} poly {poly} coefficient {coeff} encodes {bad}",
+        if in_s2 { "s2" } else { "s1" }
+    );
+    Ok(case)
+}
+
+/// A Verify case: a valid signature, kept or mutated.
+fn gen_verify(
+    check: Check,
+    index: usize,
+    edge: bool,
+    src: &mut dyn Source,
+) -> Result<Case, Exhausted> {
+    let p = &check.params();
+    let (mut case, pk, sk) = common(check, index, edge, src)?;
+    // If the reference itself cannot sign (a faulty kernel), verify an all-zero
+    // signature instead: the sign checks report the fault.
+    let mut sig =
+        sign(p, &sk, &case.msg, &case.ctx, &case.rnd).unwrap_or_else(|_| vec![0; p.sig_bytes()]);
+    let mut pk = pk;
+    let m = if edge {
+        index
+    } else {
+        src.int_in(0, MUTATIONS.len() as i64 - 1)? as usize
+    };
+    let cb = p.ctilde_bytes();
+    let hint = p.sig_bytes() - p.omega - p.k;
+    match m {
+        0 => {}
+        1 => flip(src, &mut sig, 0..cb)?,
+        2 => flip(src, &mut sig, cb..hint)?,
+        3 => flip(src, &mut sig, hint..p.sig_bytes())?,
+        4 => {
+            let n = src.int_in(1, 64)? as usize;
+            sig.truncate(sig.len() - n);
+        }
+        5 => sig.push(src.int_in(0, 255)? as u8),
+        6 => {
+            let i = src.int_in(0, p.k as i64 - 1)? as usize;
+            sig[hint + p.omega + i] = src.int_in(p.omega as i64 + 1, 255)? as u8;
+        }
+        7 => {
+            // Make poly 0's list two equal positions (or one out of order).
+            sig[hint] = 9;
+            sig[hint + 1] = pick(src, &[9, 3])?;
+            let first = sig[hint + p.omega].max(2);
+            sig[hint + p.omega] = first;
+            for i in 1..p.k {
+                sig[hint + p.omega + i] = sig[hint + p.omega + i].max(first);
+            }
+        }
+        8 => {
+            let used = usize::from(sig[hint + p.omega + p.k - 1]);
+            if used < p.omega {
+                let at = src.int_in(used as i64, p.omega as i64 - 1)? as usize;
+                sig[hint + at] = src.int_in(1, 255)? as u8;
+            }
+        }
+        9 => {
+            // First z coefficient := gamma1 - beta (packed as beta).
+            let bits = p.gamma1.z_bits();
+            let mut w = u32::from_le_bytes([sig[cb], sig[cb + 1], sig[cb + 2], 0]);
+            w = (w & !((1 << bits) - 1)) | p.beta as u32;
+            sig[cb..cb + 3].copy_from_slice(&w.to_le_bytes()[..3]);
+        }
+        10 => {
+            if case.msg.is_empty() || src.chance(1, 2)? {
+                case.msg.push(0);
+            } else {
+                let n = case.msg.len();
+                flip(src, &mut case.msg, 0..n)?;
+            }
+        }
+        11 => {
+            if case.ctx.is_empty() {
+                case.ctx.push(1);
+            } else {
+                let n = case.ctx.len();
+                flip(src, &mut case.ctx, 0..n)?;
+            }
+        }
+        12 => {
+            let n = pk.len();
+            flip(src, &mut pk, 0..n)?;
+        }
+        _ => case.ctx = vec![7; 256],
+    }
+    case.note = MUTATIONS[m].to_string();
+    case.pk = pk;
+    case.sig = sig;
+    Ok(case)
 }

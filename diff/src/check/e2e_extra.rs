@@ -2,7 +2,7 @@
 //! (HashML-DSA, external mu, Sign_internal) and verification of hostile input. Together with
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
-use super::def::{Answer, Check, Def, Over, no_polys};
+use super::def::{Answer, Check, Def, Over, Slot, Takes, no_polys};
 use super::e2e::{case_keys, sign, signed};
 use super::inputs::{bytes_array, pick};
 use crate::model::Case;
@@ -120,7 +120,7 @@ pub(super) fn variant_case(
     Ok((pk, case))
 }
 
-pub(super) static SIGN_VARIANTS: Def = Def {
+pub static SIGN_VARIANTS: Def = Def {
     name: "sign_variants_{set}",
     over: Over::Sets,
     family: super::def::Family::EndToEnd,
@@ -135,6 +135,17 @@ pub(super) static SIGN_VARIANTS: Def = Def {
     poly_inputs: no_polys,
     edge_cases: 3,
     generate: generate_variant,
+    takes: Takes {
+        slots: &[
+            Slot::Sk,
+            Slot::Msg,
+            Slot::Ctx,
+            Slot::Rnd,
+            Slot::Bytes,
+            Slot::Scalar,
+        ],
+        valid: super::e2e::signing,
+    },
     run: |o, check, case| {
         let rnd = bytes_array(&case.rnd)?;
         let m = variant_msg(case)?;
@@ -261,7 +272,7 @@ fn generate_hostile(
 }
 
 /// verify_{set}'s run (accept/reject only) on hostile edits.
-pub(super) static VERIFY_HOSTILE: Def = Def {
+pub static VERIFY_HOSTILE: Def = Def {
     name: "verify_hostile_{set}",
     about: Some(|_| {
         "pk, msg, ctx, signature with 1-4 hostile edits (hint counts and indices, z at all ones, \

@@ -40,6 +40,7 @@ const fn keccak(
         edge_cases: 3,
         generate,
         run,
+        takes: super::def::BYTES,
         answer: Answer::Output,
     }
 }
@@ -56,7 +57,7 @@ fn state_bytes(
     })
 }
 
-pub(super) static KECCAK: Def = keccak(
+pub static KECCAK: Def = keccak(
     "keccak_f1600",
     &["keccak_f1600"],
     |_, index, edge, src| state_bytes(index, edge, src, STATE),
@@ -67,7 +68,7 @@ pub(super) static KECCAK: Def = keccak(
     },
 );
 
-pub(super) static KECCAK_X4: Def = keccak(
+pub static KECCAK_X4: Def = keccak(
     "keccak_f1600_x4",
     &["keccak_f1600_x4"],
     |_, index, edge, src| state_bytes(index, edge, src, 4 * STATE),
@@ -78,7 +79,7 @@ pub(super) static KECCAK_X4: Def = keccak(
     },
 );
 
-pub(super) static KECCAK_X4X2: Def = keccak(
+pub static KECCAK_X4X2: Def = keccak(
     "keccak_f1600_x4x2",
     &["keccak_f1600_x4x2"],
     |_, index, edge, src| state_bytes(index, edge, src, 8 * STATE),

@@ -1,7 +1,8 @@
 //! Every check the harness runs, one [`Def`] each in the table of its family:
 //! [`arith`], [`samplers`], [`packing`], [`keccak`], [`e2e`]. The [`REGISTRY`] lists them in
-//! run order; everything else (names, contracts, generation, the Rust and C runs, the
-//! planted bug, the listing) is read from the `Def`.
+//! run order; everything else (names, contracts, generation, the one run written against
+//! [`crate::oracle::Oracle`], the fields it reads, the planted bug, the listing) is read from
+//! the `Def`.
 //!
 //! Kernel inputs are drawn from the kernel's written contract in
 //! [`mldsa::backend::contract`] — the same constants the library's debug assertions check —
@@ -171,85 +172,20 @@ pub fn validate(check: Check, case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-/// The fields of a [`Case`] `check` reads: every other one must be empty (a report whose
-/// input has, say, a public key for a kernel check was not written by this harness). And
-/// the lengths the end-to-end checks need before any implementation sees the input (the C
-/// code reads keys of a fixed size).
+/// The fields of a [`Case`] `check` reads (its [`def::Takes`]): every other one must be
+/// empty; and what its input must satisfy beyond them.
 fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     let name = check.name();
-    let p = check.params();
-    let e2e = check.is_end_to_end();
-    let verify = check.def.answer.accept_reject_only();
-    let uses = |field: &str| -> bool {
-        match (field, check.def.name) {
-            ("polys", n) => !e2e && (check.poly_inputs() > 0 || n == "pack_hint_{set}"),
-            ("bytes", "keygen_{set}" | "sign_variants_{set}" | "verify_variants_{set}") => true,
-            ("bytes", n) => !e2e && check.poly_inputs() == 0 && n != "pack_hint_{set}",
-            ("scalar", n) => {
-                n == "chknorm"
-                    || n == "sign_variants_{set}"
-                    || n == "verify_variants_{set}"
-                    || n == "verify_crafted_{set}"
-            }
-            ("pk" | "sig", _) => verify,
-            ("sk", n) => e2e && !verify && n != "keygen_{set}",
-            ("msg" | "ctx" | "rnd", n) => e2e && n != "keygen_{set}",
-            _ => false,
-        }
-    };
-    let fields: [(&str, bool); 9] = [
-        ("polys", !case.polys.is_empty()),
-        ("bytes", !case.bytes.is_empty()),
-        ("scalar", case.scalar != 0),
-        ("pk", !case.pk.is_empty()),
-        ("sk", !case.sk.is_empty()),
-        ("msg", !case.msg.is_empty()),
-        ("ctx", !case.ctx.is_empty()),
-        ("rnd", !case.rnd.is_empty()),
-        ("sig", !case.sig.is_empty()),
-    ];
-    if let Some((f, _)) = fields.iter().find(|(f, set)| *set && !uses(f)) {
+    let takes = check.def.takes;
+    if let Some((_, f)) = def::Slot::ALL
+        .iter()
+        .find(|(slot, _)| slot.is_set(case) && !takes.slots.contains(slot))
+    {
         return Err(format!(
             "{name} does not take the field {f:?}, the input has it"
         ));
     }
-    let len = |f: &str, have: usize, want: usize| -> Result<(), String> {
-        if have == want {
-            Ok(())
-        } else {
-            Err(format!("{name}: {f} has {have} bytes, not {want}"))
-        }
-    };
-    match check.def.name {
-        "keygen_{set}" => len("bytes (xi)", case.bytes.len(), 32)?,
-        _ if verify => {
-            len("pk", case.pk.len(), p.pk_bytes())?;
-            if check.def.name == "verify_crafted_{set}" && crafted::rule_of(case).is_none() {
-                return Err(format!(
-                    "{name}: scalar {} names no crafted rule (0..{})",
-                    case.scalar,
-                    crate::craft::RULES.len()
-                ));
-            }
-            // Verify cases keep the rnd their signature was made with; it is not read.
-            if !case.rnd.is_empty() {
-                len("rnd", case.rnd.len(), 32)?;
-            }
-        }
-        n if e2e => {
-            debug_assert!(n.starts_with("sign"));
-            len("sk", case.sk.len(), p.sk_bytes())?;
-            len("rnd", case.rnd.len(), 32)?;
-            if case.ctx.len() > 255 {
-                return Err(format!(
-                    "{name}: ctx has {} bytes; a signing context has at most 255",
-                    case.ctx.len()
-                ));
-            }
-        }
-        _ => {}
-    }
-    Ok(())
+    (takes.valid)(check, case).map_err(|e| format!("{name}: {e}"))
 }
 
 /// Parses a comma-separated list of parameter sets (`44,65`, `ML-DSA-87`) for `--params`.

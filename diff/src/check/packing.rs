@@ -1,7 +1,10 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
 use super::arith::from_contract;
-use super::def::{Answer, Check, Def, Family, Over, RunFn, Variant, eta, gamma1, gamma2, no_polys};
+use super::def::{
+    Answer, BYTES, Check, Def, Family, GenFn, Over, POLYS, RunFn, Variant, eta, gamma1, gamma2,
+    no_polys,
+};
 use super::inputs::{
     EDGE_PATTERNS, bytes_of_len, bytes_out, fixed_or_random, poly, polys_in, polys_out, to_vecs,
 };
@@ -15,18 +18,6 @@ use mldsa::poly::Poly;
 
 fn one(_: Variant) -> usize {
     1
-}
-
-/// The packed length of one polynomial for a packing check.
-pub(super) fn packed_len(check: Check) -> usize {
-    match (check.def.name, check.variant) {
-        (n, _) if n.ends_with("t1") => POLY_T1_BYTES,
-        (n, _) if n.ends_with("t0") => POLY_T0_BYTES,
-        (_, Variant::Eta(e)) => e.poly_eta_bytes(),
-        (_, Variant::Gamma1(g)) => g.poly_z_bytes(),
-        (_, Variant::Gamma2(g)) => g.poly_w1_bytes(),
-        _ => unreachable!("a packing check"),
-    }
 }
 
 const fn pack(
@@ -48,6 +39,7 @@ const fn pack(
         edge_cases: EDGE_PATTERNS,
         generate: from_contract,
         run,
+        takes: POLYS,
         answer: Answer::Output,
     }
 }
@@ -72,8 +64,8 @@ fn gen_unpack(
     index: usize,
     edge: bool,
     src: &mut dyn Source,
+    len: usize,
 ) -> Result<Case, Exhausted> {
-    let len = packed_len(check);
     let bytes = if edge {
         fixed_or_random(src, edge, index, &[0x00, 0xff, 0x55], len)?
     } else {
@@ -103,7 +95,7 @@ const fn unpack(
     over: Over,
     kernel: &'static [&'static str],
     contract: Option<fn(Variant) -> Contract>,
-    run: RunFn,
+    (generate, run): (GenFn, RunFn),
 ) -> Def {
     Def {
         name,
@@ -115,52 +107,68 @@ const fn unpack(
         planted: kernel[0],
         poly_inputs: no_polys,
         edge_cases: 3,
-        generate: gen_unpack,
+        generate,
         run,
+        takes: BYTES,
         answer: Answer::Output,
     }
 }
 
-/// An unpacking kernel's run: `op` decodes the check's bytes.
+/// An unpacking kernel's run: `op` decodes the check's `len` bytes.
 fn unpack_run(
     o: &dyn Oracle,
     check: Check,
     case: &Case,
+    len: usize,
     op: fn(&dyn Oracle, Check, &[u8]) -> Got<Poly>,
 ) -> Option<Output> {
-    let buf = bytes_of_len(&case.bytes, packed_len(check))?;
+    let buf = bytes_of_len(&case.bytes, len)?;
     answered(op(o, check, buf), |a| polys_out(&[a]))
 }
 
-pub(super) static PACK_T1: Def = pack(
+pub static PACK_T1: Def = pack(
     "pack_t1",
     Over::Nothing,
     &["pack_t1"],
     |_| contract::PACK_T1,
     |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t1(&c.params(), a)),
 );
-pub(super) static UNPACK_T1: Def = unpack(
+pub static UNPACK_T1: Def = unpack(
     "unpack_t1",
     Over::Nothing,
     &["unpack_t1"],
     Some(|_| contract::UNPACK_T1),
-    |o, check, case| unpack_run(o, check, case, |o, c, buf| o.unpack_t1(&c.params(), buf)),
+    (
+        |c, i, e, s| gen_unpack(c, i, e, s, POLY_T1_BYTES),
+        |o, check, case| {
+            unpack_run(o, check, case, POLY_T1_BYTES, |o, c, buf| {
+                o.unpack_t1(&c.params(), buf)
+            })
+        },
+    ),
 );
-pub(super) static PACK_T0: Def = pack(
+pub static PACK_T0: Def = pack(
     "pack_t0",
     Over::Nothing,
     &["pack_t0"],
     |_| contract::PACK_T0,
     |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t0(&c.params(), a)),
 );
-pub(super) static UNPACK_T0: Def = unpack(
+pub static UNPACK_T0: Def = unpack(
     "unpack_t0",
     Over::Nothing,
     &["unpack_t0"],
     Some(|_| contract::UNPACK_T0),
-    |o, check, case| unpack_run(o, check, case, |o, c, buf| o.unpack_t0(&c.params(), buf)),
+    (
+        |c, i, e, s| gen_unpack(c, i, e, s, POLY_T0_BYTES),
+        |o, check, case| {
+            unpack_run(o, check, case, POLY_T0_BYTES, |o, c, buf| {
+                o.unpack_t0(&c.params(), buf)
+            })
+        },
+    ),
 );
-pub(super) static PACK_ETA: Def = pack(
+pub static PACK_ETA: Def = pack(
     "pack_eta{eta}",
     Over::Etas,
     &["pack_eta"],
@@ -171,7 +179,7 @@ pub(super) static PACK_ETA: Def = pack(
         })
     },
 );
-pub(super) static UNPACK_ETA: Def = Def {
+pub static UNPACK_ETA: Def = Def {
     about: Some(|c| {
         format!(
             "{} bytes -> coefficients and in-range verdict; exact",
@@ -183,23 +191,26 @@ pub(super) static UNPACK_ETA: Def = Def {
         Over::Etas,
         &["unpack_eta"],
         None,
-        |o, check, case| {
-            let e = eta(check.variant);
-            let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-            answered(o.unpack_eta(&check.params(), e, buf), |(a, ok)| Output {
-                verdict: if ok {
-                    Verdict::InRange
-                } else {
-                    Verdict::OutOfRange
-                },
-                ..polys_out(&[a])
-            })
-        },
+        (
+            |c, i, e, s| gen_unpack(c, i, e, s, eta(c.variant).poly_eta_bytes()),
+            |o, check, case| {
+                let e = eta(check.variant);
+                let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
+                answered(o.unpack_eta(&check.params(), e, buf), |(a, ok)| Output {
+                    verdict: if ok {
+                        Verdict::InRange
+                    } else {
+                        Verdict::OutOfRange
+                    },
+                    ..polys_out(&[a])
+                })
+            },
+        ),
     )
 };
 // A planted unpack_eta bug that only the range check notices is measured on the
 // sign_malformed_sk checks ("unpack_eta_range").
-pub(super) static PACK_Z: Def = pack(
+pub static PACK_Z: Def = pack(
     "pack_z{g1}",
     Over::Gamma1s,
     &["pack_z"],
@@ -210,18 +221,22 @@ pub(super) static PACK_Z: Def = pack(
         })
     },
 );
-pub(super) static UNPACK_Z: Def = unpack(
+pub static UNPACK_Z: Def = unpack(
     "unpack_z{g1}",
     Over::Gamma1s,
     &["unpack_z"],
     Some(|v| contract::pack_z(gamma1(v))),
-    |o, check, case| {
-        unpack_run(o, check, case, |o, c, buf| {
-            o.unpack_z(&c.params(), gamma1(c.variant), buf)
-        })
-    },
+    (
+        |c, i, e, s| gen_unpack(c, i, e, s, gamma1(c.variant).poly_z_bytes()),
+        |o, check, case| {
+            let g = gamma1(check.variant);
+            unpack_run(o, check, case, g.poly_z_bytes(), |o, c, buf| {
+                o.unpack_z(&c.params(), gamma1(c.variant), buf)
+            })
+        },
+    ),
 );
-pub(super) static PACK_W1: Def = pack(
+pub static PACK_W1: Def = pack(
     "pack_w1_{g2}",
     Over::Gamma2s,
     &["pack_w1"],
@@ -270,7 +285,7 @@ fn hint_in(case: &Case, p: &Params) -> Option<Vec<Poly>> {
     (h.iter().all(|x| contract::HINT_BITS.holds(&x.coeffs)) && ones <= p.omega).then_some(h)
 }
 
-pub(super) static PACK_HINT: Def = Def {
+pub static PACK_HINT: Def = Def {
     name: "pack_hint_{set}",
     over: Over::Sets,
     family: Family::Packing,
@@ -305,6 +320,7 @@ pub(super) static PACK_HINT: Def = Def {
         let h = hint_in(case, &p)?;
         answered(o.pack_hint(&p, &h), bytes_out)
     },
+    takes: POLYS,
     answer: Answer::Output,
 };
 
@@ -344,7 +360,7 @@ fn hint_bytes(
     Ok(out)
 }
 
-pub(super) static UNPACK_HINT: Def = Def {
+pub static UNPACK_HINT: Def = Def {
     name: "unpack_hint_{set}",
     over: Over::Sets,
     family: Family::Packing,
@@ -375,5 +391,6 @@ pub(super) static UNPACK_HINT: Def = Def {
             ..Output::default()
         })
     },
+    takes: BYTES,
     answer: Answer::Output,
 };

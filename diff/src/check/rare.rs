@@ -62,7 +62,7 @@ fn generate(
     })
 }
 
-pub(super) static SIGN_RARE: Def = Def {
+pub static SIGN_RARE: Def = Def {
     edge_cases: Target::ALL.len(),
     generate,
     ..super::e2e::e2e(

@@ -1,9 +1,10 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{Answer, Check, Def, Family, GenFn, Over, RunFn, Variant, eta, gamma1, no_polys};
+use super::def::{
+    Answer, BYTES, Check, Def, Family, GenFn, Over, RunFn, Variant, eta, gamma1, no_polys,
+};
 use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out};
-use crate::impls::pqclean::AVX2_REJ_UNIFORM_BUFLEN;
 use crate::model::{Case, Output};
 use crate::oracle::answered;
 use crate::source::{Exhausted, Source};
@@ -19,8 +20,6 @@ pub const REJ_ETA_MAX: usize = 2 * SHAKE256_RATE;
 const RHO_NONCE: usize = SEED_BYTES + 2;
 /// rho' (or rho'') || nonce.
 const RHOP_NONCE: usize = 64 + 2;
-
-const _: () = assert!(REJ_UNIFORM_MAX == AVX2_REJ_UNIFORM_BUFLEN);
 
 const fn sampler(
     name: &'static str,
@@ -42,6 +41,7 @@ const fn sampler(
         edge_cases: 3,
         generate,
         run,
+        takes: BYTES,
         answer: Answer::Output,
     }
 }
@@ -94,7 +94,7 @@ fn gen_rej_uniform(
     })
 }
 
-pub(super) static REJ_UNIFORM: Def = Def {
+pub static REJ_UNIFORM: Def = Def {
     contract: Some(|_| contract::REJ_UNIFORM),
     ..sampler(
         "rej_uniform",
@@ -120,7 +120,7 @@ fn contract_rej_eta(v: Variant) -> Contract {
     contract::rej_eta(eta(v))
 }
 
-pub(super) static REJ_ETA: Def = Def {
+pub static REJ_ETA: Def = Def {
     contract: Some(contract_rej_eta),
     ..sampler(
         "rej_eta{eta}",
@@ -171,7 +171,7 @@ fn gen_seed(len: usize, index: usize, edge: bool, src: &mut dyn Source) -> Resul
     })
 }
 
-pub(super) static POLY_UNIFORM: Def = sampler(
+pub static POLY_UNIFORM: Def = sampler(
     "poly_uniform",
     Over::Nothing,
     // SHAKE128 then rejection; a rejection bug that needs an output group equal to q sits
@@ -195,7 +195,7 @@ pub(super) static POLY_UNIFORM: Def = sampler(
     },
 );
 
-pub(super) static POLY_UNIFORM_ETA: Def = sampler(
+pub static POLY_UNIFORM_ETA: Def = sampler(
     "poly_uniform_eta{eta}",
     Over::Etas,
     (&["rej_eta"], "rej_eta"),
@@ -213,7 +213,7 @@ pub(super) static POLY_UNIFORM_ETA: Def = sampler(
     },
 );
 
-pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
+pub static POLY_UNIFORM_GAMMA1: Def = sampler(
     "poly_uniform_gamma1_{g1}",
     Over::Gamma1s,
     (&["unpack_z"], "unpack_z"),
@@ -231,7 +231,7 @@ pub(super) static POLY_UNIFORM_GAMMA1: Def = sampler(
     },
 );
 
-pub(super) static CHALLENGE: Def = sampler(
+pub static CHALLENGE: Def = sampler(
     "challenge_{set}",
     Over::Sets,
     (&["keccak_f1600"], "keccak"),
@@ -262,7 +262,7 @@ pub(super) static CHALLENGE: Def = sampler(
     },
 );
 
-pub(super) static EXPAND_A: Def = sampler(
+pub static EXPAND_A: Def = sampler(
     "expand_a_{set}",
     Over::Sets,
     (&["rej_uniform", "ntt_order_from_canonical"], "rej_uniform"),

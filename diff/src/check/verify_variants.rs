@@ -3,7 +3,7 @@
 //! fields and the same `scalar` codes) signed by the portable backend, with `pk` and `sig`
 //! added, then left valid or edited. Only accept/reject is compared.
 
-use super::def::{Answer, Check, Def, Over, no_polys};
+use super::def::{Answer, Check, Def, Over, Slot, Takes, no_polys};
 use super::e2e::{flip, maker, verdict};
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case, variant_msg};
 use crate::model::{Case, Verdict};
@@ -75,7 +75,7 @@ fn generate(
 }
 
 /// verify_variants_{set}.
-pub(super) static VERIFY_VARIANTS: Def = Def {
+pub static VERIFY_VARIANTS: Def = Def {
     name: "verify_variants_{set}",
     over: Over::Sets,
     family: super::def::Family::EndToEnd,
@@ -91,6 +91,18 @@ pub(super) static VERIFY_VARIANTS: Def = Def {
     poly_inputs: no_polys,
     edge_cases: 3,
     generate,
+    takes: Takes {
+        slots: &[
+            Slot::Pk,
+            Slot::Sig,
+            Slot::Msg,
+            Slot::Ctx,
+            Slot::Rnd,
+            Slot::Bytes,
+            Slot::Scalar,
+        ],
+        valid: super::e2e::verifying,
+    },
     run: |o, check, case| {
         let m = variant_msg(case)?;
         answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)

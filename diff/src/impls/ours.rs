@@ -272,6 +272,8 @@ impl<B: Backend> Oracle for Ours<B> {
             })
             .collect())
     }
+    // KeyGen_internal fails only where the backend's kind is not available here, which no
+    // registered backend is: answered as that error, never skipped.
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         let kind = self.whole_scheme()?;
         let (mut pk, mut sk) = (

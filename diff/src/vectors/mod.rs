@@ -51,7 +51,7 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
     if meets(&v.want, &out) {
         return Outcome::Right;
     }
-    let stated = if v.check.def.name == "verify_{set}" {
+    let stated = if core::ptr::eq(v.check.def, &crate::check::e2e::VERIFY) {
         known::verifier_deviation(o.name()).map(|l| {
             let c = &v.case;
             let ok =

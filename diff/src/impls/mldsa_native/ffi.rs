@@ -5,7 +5,7 @@
 //!
 //! The native build (`NAT_*`, `shim`) is compiled for AVX2 on x86_64: calling it on a CPU
 //! without AVX2 is undefined behaviour. Its only callers hold a
-//! [`NativeKernels`](crate::mldsa_native::NativeKernels) token, made after detection.
+//! [`NativeKernels`](crate::impls::mldsa_native::NativeKernels) token, made after detection.
 #![allow(unsafe_code)]
 
 use core::ffi::c_int;
@@ -319,7 +319,8 @@ pub(super) fn native_backend_compiled() -> bool {
 }
 
 /// The kernel shim of the native build (see csrc/mldsa_native_shim.h), callable only with a
-/// [`NativeKernels`](crate::mldsa_native::NativeKernels) token. Each function returns the kernel's result: 0 done, -1 (fallback) not done for this input, else a count
+/// [`NativeKernels`](crate::impls::mldsa_native::NativeKernels) token. Each function returns
+/// the kernel's result: 0 done, -1 (fallback) not done for this input, else a count
 /// or a verdict.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod shim {

@@ -111,8 +111,12 @@ pub(super) fn use_hint(k: NativeKernels, g: Gamma2, a: &Poly, h: &Poly) -> Got<P
     Ok(a)
 }
 
+/// chknorm: a within [-6283009, 6283009) and, as `api.h` requires, 0 <= bound <= (q-1)/8.
 pub(super) fn chknorm(k: NativeKernels, a: &Poly, bound: i32) -> Got<bool> {
     within(&[*a], CHKNORM_IN)?;
+    if !(0..=(Q - 1) / 8).contains(&bound) {
+        return Err(Miss::NotOffered);
+    }
     match shim::chknorm(k, a, bound) {
         r if r >= 0 => Ok(r != 0),
         _ => Err(Miss::NotOffered),

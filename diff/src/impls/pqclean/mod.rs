@@ -248,7 +248,7 @@ impl Variant {
 }
 
 /// REJ_UNIFORM_BUFLEN of the AVX2 code: five SHAKE128 blocks.
-pub const AVX2_REJ_UNIFORM_BUFLEN: usize = 840;
+pub const AVX2_REJ_UNIFORM_BUFLEN: usize = 5 * mldsa::keccak::SHAKE128_RATE;
 
 /// One PQClean variant as the harness runs it: its tables, and the permutation between its
 /// NTT order and the canonical one (AVX2 keeps NTT-domain values in its own order).

@@ -7,7 +7,7 @@
 
 use super::{CImpl, Variant};
 use crate::model::Provenance;
-use crate::oracle::{Fault, Got, KeyPair, Miss, Msg, Oracle, Signed, Verified};
+use crate::oracle::{Fault, Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, offered};
 use mldsa::Params;
 use mldsa::params::{Eta, Gamma1, Gamma2};
 use mldsa::poly::Poly;
@@ -21,9 +21,14 @@ pub fn oracles() -> Vec<Box<dyn Oracle>> {
         .collect()
 }
 
-/// Offered, or not (out of the C code's contract, or a kernel this variant lacks).
-fn offered<T>(x: Option<T>) -> Got<T> {
-    x.ok_or(Miss::NotOffered)
+/// The table of set `p`, if `p`'s parameter (gamma2, eta, gamma1) is `x`: each C build has
+/// its set's parameters compiled in, so it answers for no other value.
+fn same<T: PartialEq>(x: T, of_p: T) -> Got<()> {
+    if x == of_p {
+        Ok(())
+    } else {
+        Err(Miss::NotOffered)
+    }
 }
 
 fn scripted<T>(bytes: &[u8], f: impl FnOnce() -> T) -> Got<T> {
@@ -85,15 +90,17 @@ impl Oracle for CImpl {
     fn power2round(&self, p: &Params, a: &Poly) -> Got<(Poly, Poly)> {
         offered(self.table(p).power2round(a))
     }
-    // The table of the set with this gamma2 (`p`) decomposes with its gamma2.
-    fn decompose(&self, p: &Params, _: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
+    fn decompose(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
+        same(g, p.gamma2)?;
         offered(self.table(p).decompose(a))
     }
-    fn make_hint(&self, p: &Params, _: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)> {
+    fn make_hint(&self, p: &Params, g: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)> {
+        same(g, p.gamma2)?;
         let (h, n) = offered(self.table(p).make_hint(a0, a1))?;
         Ok((h, n as usize))
     }
-    fn use_hint(&self, p: &Params, _: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
+    fn use_hint(&self, p: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
+        same(g, p.gamma2)?;
         offered(self.table(p).use_hint(a, h))
     }
     fn chknorm(&self, p: &Params, a: &Poly, bound: i32) -> Got<bool> {
@@ -102,7 +109,8 @@ impl Oracle for CImpl {
     fn rej_uniform(&self, p: &Params, buf: &[u8]) -> Got<Vec<i32>> {
         offered(self.table(p).rej_uniform_avx(buf))
     }
-    fn rej_eta(&self, p: &Params, _: Eta, buf: &[u8]) -> Got<Vec<i32>> {
+    fn rej_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<Vec<i32>> {
+        same(e, p.eta)?;
         let t = self.table(p);
         if !t.is_avx2() || buf.len() != t.avx2_rej_eta_buflen() {
             return Err(Miss::NotOffered);
@@ -121,24 +129,29 @@ impl Oracle for CImpl {
     fn unpack_t0(&self, p: &Params, buf: &[u8]) -> Got<Poly> {
         offered(self.table(p).unpack_t0(buf))
     }
-    fn pack_eta(&self, p: &Params, _: Eta, a: &Poly) -> Got<Vec<u8>> {
+    fn pack_eta(&self, p: &Params, e: Eta, a: &Poly) -> Got<Vec<u8>> {
+        same(e, p.eta)?;
         offered(self.table(p).pack_eta(a))
     }
     // polyeta_unpack does no range check: only in-range encodings are comparable.
     fn unpack_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<(Poly, bool)> {
+        same(e, p.eta)?;
         let a = offered(self.table(p).unpack_eta(buf))?;
         if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
             return Err(Miss::NotOffered);
         }
         Ok((a, true))
     }
-    fn pack_z(&self, p: &Params, _: Gamma1, a: &Poly) -> Got<Vec<u8>> {
+    fn pack_z(&self, p: &Params, g: Gamma1, a: &Poly) -> Got<Vec<u8>> {
+        same(g, p.gamma1)?;
         offered(self.table(p).pack_z(a))
     }
-    fn unpack_z(&self, p: &Params, _: Gamma1, buf: &[u8]) -> Got<Poly> {
+    fn unpack_z(&self, p: &Params, g: Gamma1, buf: &[u8]) -> Got<Poly> {
+        same(g, p.gamma1)?;
         offered(self.table(p).unpack_z(buf))
     }
-    fn pack_w1(&self, p: &Params, _: Gamma2, a: &Poly) -> Got<Vec<u8>> {
+    fn pack_w1(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<Vec<u8>> {
+        same(g, p.gamma2)?;
         offered(self.table(p).pack_w1(a))
     }
     fn pack_hint(&self, p: &Params, h: &[Poly]) -> Got<Vec<u8>> {
@@ -164,10 +177,12 @@ impl Oracle for CImpl {
     fn poly_uniform(&self, p: &Params, seed: &[u8; 34]) -> Got<Poly> {
         offered(self.table(p).uniform(&seed[..32], nonce(seed)))
     }
-    fn poly_uniform_eta(&self, p: &Params, _: Eta, seed: &[u8; 66]) -> Got<Poly> {
+    fn poly_uniform_eta(&self, p: &Params, e: Eta, seed: &[u8; 66]) -> Got<Poly> {
+        same(e, p.eta)?;
         offered(self.table(p).uniform_eta(&seed[..64], nonce(seed)))
     }
-    fn poly_uniform_gamma1(&self, p: &Params, _: Gamma1, seed: &[u8; 66]) -> Got<Poly> {
+    fn poly_uniform_gamma1(&self, p: &Params, g: Gamma1, seed: &[u8; 66]) -> Got<Poly> {
+        same(g, p.gamma1)?;
         offered(self.table(p).uniform_gamma1(&seed[..64], nonce(seed)))
     }
     fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly> {
