@@ -3,7 +3,7 @@
 //! answer required. `mldsa-diff list` prints these entries and the judge applies the same
 //! ones, so a difference is stated once and asserted exactly, never ignored.
 
-use crate::check::{Check, Def, arith, crafted, e2e, e2e_extra};
+use crate::check::{Check, Def, arith, crafted, e2e, e2e_extra, rare};
 use crate::model::Provenance;
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Miss, Msg, Oracle};
@@ -51,8 +51,8 @@ pub enum Expected {
 /// One stated difference (or, for [`Who::Rust`], the answer the specification requires).
 #[derive(Clone, Copy, Debug)]
 pub struct Known {
-    /// The check it applies to (every variant).
-    pub check: &'static Def,
+    /// The checks it applies to (every variant).
+    pub checks: &'static [&'static Def],
     /// The implementations it covers.
     pub who: Who,
     /// Whether it is a deviation of that implementation from FIPS 204 (listed as such).
@@ -85,9 +85,9 @@ pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
 }
 
 /// Every entry.
-pub static KNOWN: [Known; 10] = [
+pub static KNOWN: [Known; 11] = [
     Known {
-        check: &crafted::VERIFY_CRAFTED,
+        checks: &[&crafted::VERIFY_CRAFTED],
         who: Who::Named(VERIFIER_DEVIATIONS[0].0),
         deviation: true,
         reason: "PQClean's AVX2 verifier (pqcrypto-mldsa 0.1.2) skips the ||z|| < gamma1 - beta check \
@@ -99,7 +99,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |check, case, _| model_verdict(check, case, PQCLEAN_AVX2_VERIFY),
     },
     Known {
-        check: &crafted::VERIFY_CRAFTED,
+        checks: &[&crafted::VERIFY_CRAFTED],
         who: Who::Every,
         deviation: false,
         reason: "FIPS 204 fixes the verdict of every crafted case: accept for the valid rules, reject \
@@ -116,7 +116,7 @@ pub static KNOWN: [Known; 10] = [
         },
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::C,
         deviation: true,
         reason: "PQClean does not range-check s1/s2 when it decodes an expanded secret key, so it signs \
@@ -126,7 +126,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |check, case, _| signed_as(&crate::impls::mldsa_native::portable(), check, case),
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Rust,
         deviation: false,
         reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
@@ -134,7 +134,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |_, _, _| refusal(mldsa::Error::SecretKeyOutOfRange.to_string()),
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::From(Provenance::MldsaNative),
         deviation: true,
         reason: "mldsa-native (both builds) does not range-check s1/s2 when it decodes a secret key \
@@ -143,7 +143,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |check, case, _| signed_as(&crate::impls::libcrux::Libcrux::Portable, check, case),
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Names(&["libcrux-portable", "libcrux-avx2", "libcrux-neon"]),
         deviation: true,
         reason: "libcrux-ml-dsa decodes s1/s2 as eta - x without a range check and signs with the \
@@ -152,7 +152,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |check, case, _| signed_as(&crate::impls::mldsa_native::portable(), check, case),
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Named("rustcrypto"),
         deviation: true,
         reason: "RustCrypto ml-dsa's expanded-key decoder asserts (panics, release builds too) on such a \
@@ -162,7 +162,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |_, _, _| refusal(crate::impls::rustcrypto::PANICS_ON_KEY.to_string()),
     },
     Known {
-        check: &e2e::SIGN_MALFORMED_SK,
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Named("fips204"),
         deviation: false,
         reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
@@ -170,7 +170,7 @@ pub static KNOWN: [Known; 10] = [
         expect: |_, _, _| refusal("fips204: Alg 25: s1 or s2 out of range".into()),
     },
     Known {
-        check: &e2e_extra::SIGN_VARIANTS,
+        checks: &[&e2e_extra::SIGN_VARIANTS],
         who: Who::From(Provenance::MldsaNative),
         deviation: true,
         reason: "mldsa-native signs with a key whose s1/s2 lie outside [-eta, eta] through external mu \
@@ -182,7 +182,24 @@ pub static KNOWN: [Known; 10] = [
         expect: out_of_range_key_signed,
     },
     Known {
-        check: &arith::USE_HINT,
+        checks: &[&rare::SIGN_RARE],
+        who: Who::Named(crate::impls::ours::TYPED),
+        deviation: false,
+        reason: "The typed API imports an expanded secret key only if its tr and t0 are the ones its \
+                 rho, s1 and s2 imply (SigningKey::from_expanded_bytes); the raw API and every other \
+                 implementation sign with such a key (sign_rare's ||c t0|| inputs carry a made-up t0). \
+                 Asserted: exactly SecretKeyInconsistent where the model (craft::sign::consistent) \
+                 finds the key inconsistent, else the reference's signature.",
+        expect: |check, case, reference| match crate::craft::sign::consistent(
+            &check.params(),
+            &case.sk,
+        ) {
+            Some(false) => refusal(mldsa::Error::SecretKeyInconsistent.to_string()),
+            _ => Expected::Output(reference.clone()),
+        },
+    },
+    Known {
+        checks: &[&arith::USE_HINT],
         who: Who::Named("c-avx2"),
         deviation: true,
         reason: "PQClean's AVX2 use_hint_avx selects r1 - 1 only when r0 < 0 (blendv on the sign bit), \
@@ -294,7 +311,7 @@ fn signed_as(peer: &dyn Oracle, check: Check, case: &Case) -> Expected {
 
 /// The entry covering `check` on implementation `name`, if any.
 pub fn find(check: Check, name: &str, origin: Provenance) -> Option<&'static Known> {
-    KNOWN
-        .iter()
-        .find(|k| core::ptr::eq(k.check, check.def) && k.who.covers(name, origin))
+    KNOWN.iter().find(|k| {
+        k.checks.iter().any(|d| core::ptr::eq(*d, check.def)) && k.who.covers(name, origin)
+    })
 }

@@ -52,7 +52,7 @@ pub fn render() -> String {
         let _ = writeln!(
             s,
             "  {} on {}: {}",
-            k.check.name,
+            def_names(k.checks),
             who(k.who),
             fold(k.reason)
         );
@@ -72,7 +72,7 @@ pub fn render() -> String {
         let _ = writeln!(
             s,
             "  {} on {}: {}",
-            k.check.name,
+            def_names(k.checks),
             who(k.who),
             fold(k.reason)
         );
@@ -86,4 +86,9 @@ pub fn render() -> String {
         let _ = writeln!(s, "  {i:>2} {v}  {}", r.name);
     }
     s
+}
+
+/// The names of `defs`, with their variant placeholders.
+fn def_names(defs: &[&crate::check::Def]) -> String {
+    defs.iter().map(|d| d.name).collect::<Vec<_>>().join(", ")
 }

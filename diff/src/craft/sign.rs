@@ -255,3 +255,43 @@ fn run(
     }
     Some((out, None))
 }
+
+/// Whether `sk`'s tr and t0 are the ones its rho, s1 and s2 imply: t = NTT^-1(A-hat *
+/// NTT(s1)) + s2, (t1, t0) = Power2Round(t) (Alg. 35), tr = H(pkEncode(rho, t1), 64), with s1
+/// and s2 decoded as skDecode does and no range check. `None` if `sk` has the wrong length.
+pub fn consistent(p: &Params, sk: &[u8]) -> Option<bool> {
+    if sk.len() != p.sk_bytes() {
+        return None;
+    }
+    let (k, l) = (p.k, p.l);
+    let eta = i64::from(p.eta.value());
+    let eb = p.eta.poly_eta_bytes();
+    let (rho, tr) = (&sk[..32], &sk[64..128]);
+    let s1 = unpack(&sk[128..], p.eta.bits(), l, |v| eta - v);
+    let s2 = unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v);
+    let t0 = unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v);
+    // A s1 (w_approx with c = 0 is exactly A z).
+    let a_s1 = spec::w_approx(p, rho, &vec![[0i64; 256]; k], &[0; 256], &s1);
+    let mut t1 = Vec::with_capacity(k * 256);
+    for r in 0..k {
+        for i in 0..256 {
+            let t = (a_s1[r][i] + s2[r][i]).rem_euclid(Q);
+            // r0 = t mod+- 2^13, in (-2^12, 2^12].
+            let r0 = match t & 8191 {
+                x if x > 4096 => x - 8192,
+                x => x,
+            };
+            if r0 != t0[r][i] {
+                return Some(false);
+            }
+            t1.push(((t - r0) >> 13) as u32);
+        }
+    }
+    let mut pk = rho.to_vec();
+    spec::pack_bits(t1.into_iter(), 10, &mut pk);
+    let mut h = [0u8; 64];
+    let mut x = Shake256::default();
+    x.update(&pk);
+    x.finalize_xof().read(&mut h);
+    Some(h[..] == tr[..])
+}

@@ -201,7 +201,7 @@ pub fn w1_encode(p: &Params, w1: &[Poly]) -> Vec<u8> {
     out
 }
 
-fn pack_bits(values: impl Iterator<Item = u32>, bits: usize, out: &mut Vec<u8>) {
+pub(super) fn pack_bits(values: impl Iterator<Item = u32>, bits: usize, out: &mut Vec<u8>) {
     let (mut acc, mut n) = (0u64, 0);
     for v in values {
         acc |= u64::from(v) << n;

@@ -24,7 +24,7 @@ pub fn all_names() -> Vec<&'static str> {
     BackendKind::ALL
         .iter()
         .map(|k| k.name())
-        .chain([NEON_PLAIN])
+        .chain([NEON_PLAIN, ours::TYPED])
         .chain(pqclean::Variant::ALL.iter().map(|v| v.name()))
         .chain(mldsa_native::NAMES)
         .chain(libcrux::NAMES)
@@ -70,6 +70,7 @@ pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
         v.push(ours::oracle(kind).expect("listed as available"));
     }
     v.extend(neon_plain());
+    v.push(Box::new(ours::Typed));
     v.extend(pqclean::oracles());
     v.extend(mldsa_native::oracles());
     v.extend(libcrux::oracles());
