@@ -1,8 +1,8 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build script: builds the cargo-fuzz targets (fuzz/: one per
-# mldsa-diff check, plus the public-API targets api_verify and api_sign) with the builder's
-# sanitizer flags, and copies each into $OUT, a check's with its seed corpus as
-# $OUT/<target>_seed_corpus.zip (written by `mldsa-diff corpus`; the API targets have none).
+# mldsa-diff check, the public-API checks api_verify_* and api_sign_* included) with the
+# builder's sanitizer flags, and copies each into $OUT with its seed corpus as
+# $OUT/<target>_seed_corpus.zip (written by `mldsa-diff corpus`).
 #
 # Environment, as the oss-fuzz base-builder sets it: SRC, OUT, WORK, CC, CXX, CFLAGS, CXXFLAGS,
 # RUSTFLAGS, LIB_FUZZING_ENGINE, SANITIZER. Also:
@@ -43,13 +43,10 @@ env -u CFLAGS -u CXXFLAGS RUSTFLAGS='--cfg getrandom_backend="custom"' \
     cargo build --release -p mldsa-diff --target-dir "$host_target"
 mldsa_diff="$host_target/release/mldsa-diff"
 
-# The public-API targets (mldsa_diff::api_fuzz) have no check, so no generated seed corpus.
-mapfile -t api_targets < <("$mldsa_diff" list --api-targets)
 if [ -n "${MLDSA_FUZZ_TARGETS:-}" ]; then
     read -r -a targets <<<"$MLDSA_FUZZ_TARGETS"
 else
     mapfile -t targets < <("$mldsa_diff" list --names)
-    targets+=("${api_targets[@]}")
 fi
 [ "${#targets[@]}" -gt 0 ] || { echo "build.sh: no fuzz targets" >&2; exit 1; }
 
@@ -71,10 +68,8 @@ rm -rf "$corpora"
 for t in "${targets[@]}"; do
     cp "$bin_dir/$t" "$OUT/"
     rm -f "$OUT/${t}_seed_corpus.zip"
-    if [[ " ${api_targets[*]} " != *" $t "* ]]; then
-        "$mldsa_diff" corpus --out "$corpora" --only "$t" --count 300 >/dev/null
-        (cd "$corpora/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
-    fi
+    "$mldsa_diff" corpus --out "$corpora" --only "$t" --count 300 >/dev/null
+    (cd "$corpora/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
     # Hand-checked regressions (fuzz/regressions/<t>/) are seeds too.
     if [ -d "fuzz/regressions/$t" ]; then
         zip -q -j "$OUT/${t}_seed_corpus.zip" "fuzz/regressions/$t"/*

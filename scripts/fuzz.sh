@@ -88,21 +88,14 @@ toolchain=${FUZZ_TOOLCHAIN:-nightly}
 cargo build -q --release -p mldsa-diff
 diff_bin="$root/target/release/mldsa-diff"
 mapfile -t all_targets < <("$diff_bin" list --names)
-# The public-API targets (mldsa_diff::api_fuzz) fuzz like the others but have no planted bug.
-mapfile -t api_targets < <("$diff_bin" list --api-targets)
 # Membership tests read a here-string, not a pipe: `grep -q` exits at the first match, and
 # under pipefail the writer's SIGPIPE would turn a match into a failure (seen in CI).
 in_list() { local x=$1; shift; grep -qxF -- "$x" <<<"$(printf '%s\n' "$@")"; }
-is_api() { in_list "$1" "${api_targets[@]}"; }
-for t in "${targets[@]}"; do
-    if [ "$planted" = 1 ] && is_api "$t"; then die "$t is a public-API target: it has no planted bug"; fi
-done
-[ "$planted" = 1 ] || all_targets+=("${api_targets[@]}")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
 fi
 for t in "${targets[@]}"; do
-    in_list "$t" "${all_targets[@]}" || die "no fuzz target $t (mldsa-diff list --names, --api-targets)"
+    in_list "$t" "${all_targets[@]}" || die "no fuzz target $t (mldsa-diff list --names)"
 done
 if [ "$shard_n" -gt 1 ]; then
     mine=()
@@ -174,11 +167,7 @@ fi
 # build has; a --release replay has neither), and the fuzz binary itself (AddressSanitizer too).
 replay_commands() {
     local t=$1 input=$2
-    if is_api "$t"; then
-        echo "cargo run -p mldsa-diff --profile test -- replay-api --target $t $input"
-    else
-        echo "cargo run -p mldsa-diff --profile test -- replay --check $t $input"
-    fi
+    echo "cargo run -p mldsa-diff --profile test -- replay --check $t $input"
     echo "(cd fuzz && RUSTFLAGS='--cfg getrandom_backend=\"custom\"' cargo +$toolchain fuzz run ${fuzz_flags[*]} $t ../$input)"
 }
 
@@ -197,7 +186,6 @@ newest() {
 # times the speed; this replay compares each input with all of them once.
 replay_corpus() {
     local t=$1 out n
-    is_api "$t" && return 0
     out="$sum_dir/$t.replay"
     n=$( (find "fuzz/corpus/$t" -maxdepth 1 -type f 2>/dev/null || true) | wc -l)
     if find "fuzz/corpus/$t" -maxdepth 1 -type f -print0 \
@@ -219,8 +207,7 @@ trap 'rm -rf "$sum_dir"' EXIT
 fuzz_one() {
     local t=$1 corpus="fuzz/corpus/$1" log start rc secs found bug last execs execs_per_sec cov size crashes
     if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus" 2>/dev/null)" ]; then
-        # (The public-API targets have no seeds: they start from an empty corpus.)
-        is_api "$t" || "$diff_bin" corpus --out fuzz/corpus --only "$t" --count 300 >/dev/null
+        "$diff_bin" corpus --out fuzz/corpus --only "$t" --count 300 >/dev/null
     fi
     mkdir -p "$corpus"
     log="$sum_dir/$t.log"
@@ -285,11 +272,7 @@ fuzz_one() {
     min=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f -name 'minimized-from-*' ! -name '*.report.json' ! -name '*.replay.txt' \
         -printf '%T@ %p\n' | sort -rn | head -1 | cut -d' ' -f2- || true)
     input=${min:-$artifact}
-    if is_api "$t"; then
-        "$diff_bin" replay-api --target "$t" "$input" || true
-    else
-        "$diff_bin" replay --check "$t" "$input" --report-out "$input.report.json" || true
-    fi
+    "$diff_bin" replay --check "$t" "$input" --report-out "$input.report.json" || true
     replay_commands "$t" "$input" >"$input.replay.txt"
     echo "== reproduce (debug assertions, as the fuzzer built it):"
     sed -n 1p "$input.replay.txt" | sed 's/^/     /'

@@ -3,7 +3,7 @@
 //! answer required. `mldsa-diff list` prints these entries and the judge applies the same
 //! ones, so a difference is stated once and asserted exactly, never ignored.
 
-use crate::check::{Check, Def, arith, crafted, e2e, e2e_extra, rare};
+use crate::check::{Check, Def, api, arith, crafted, e2e, e2e_extra, rare};
 use crate::model::Provenance;
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Miss, Msg, Oracle};
@@ -182,12 +182,13 @@ pub static KNOWN: [Known; 11] = [
         expect: out_of_range_key_signed,
     },
     Known {
-        checks: &[&rare::SIGN_RARE],
+        checks: &[&rare::SIGN_RARE, &api::API_SIGN],
         who: Who::Named(crate::impls::ours::TYPED),
         deviation: false,
         reason: "The typed API imports an expanded secret key only if its tr and t0 are the ones its \
                  rho, s1 and s2 imply (SigningKey::from_expanded_bytes); the raw API and every other \
-                 implementation sign with such a key (sign_rare's ||c t0|| inputs carry a made-up t0). \
+                 implementation sign with such a key (sign_rare's ||c t0|| inputs carry a made-up t0;\
+                 api_sign flips bytes of rho, K, tr or t0). \
                  Asserted: exactly SecretKeyInconsistent where the model (craft::sign::consistent) \
                  finds the key inconsistent, else the reference's signature.",
         expect: |check, case, reference| match crate::craft::sign::consistent(

@@ -18,9 +18,7 @@
 //! * [`runner`]: the seeded run with its table and mismatch reports, and replay.
 //! * [`rng`]: the workspace's getrandom provider, scripting the C code's randomness.
 //! * [`transcript`]: the cross-machine bit-identity digest.
-//! * [`api_fuzz`]: differential fuzzing of the public API (typed, raw, PQClean).
 
-pub mod api_fuzz;
 pub mod check;
 pub mod ci;
 pub mod corpus;

@@ -59,13 +59,6 @@ pub fn render() -> String {
     }
     let _ = writeln!(
         s,
-        "\npublic-API fuzzing (api_verify, api_sign): differences by design (asserted exactly):"
-    );
-    for k in crate::api_fuzz::API_KNOWN {
-        let _ = writeln!(s, "  {}", fold(k));
-    }
-    let _ = writeln!(
-        s,
         "\nanswers the specification requires instead of agreement (asserted exactly):"
     );
     for k in KNOWN.iter().filter(|k| !k.deviation) {

@@ -17,9 +17,20 @@ fn the_matrix_matches_what_each_implementation_answers() {
         if check.is_end_to_end() {
             // Every peer answers every end-to-end check (sign_variants: at least some inputs).
             for peer in ["mldsa-native", "libcrux-portable", "rustcrypto", "fips204"] {
+                // api_sign's keys of another length are taken only by this crate's APIs: the
+                // sample may or may not hold one.
+                if check.def.name == "api_sign_{set}" {
+                    assert_ne!(
+                        a[at(peer).unwrap()],
+                        Answers::None,
+                        "{peer} on {}",
+                        check.name()
+                    );
+                    continue;
+                }
                 let want = if matches!(
                     check.def.name,
-                    "sign_variants_{set}" | "verify_variants_{set}"
+                    "sign_variants_{set}" | "verify_variants_{set}" | "api_verify_{set}"
                 ) && matches!(peer, "libcrux-portable" | "rustcrypto")
                 {
                     Answers::Some

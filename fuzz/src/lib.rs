@@ -1,5 +1,4 @@
-//! Shared body of the fuzz targets: each target is one line naming its `mldsa-diff` check
-//! (or, for the public-API targets, its function in `mldsa_diff::api_fuzz`).
+//! Shared body of the fuzz targets: each target is one line naming its `mldsa-diff` check.
 //! The bytes go to `mldsa_diff::fuzz_one`, the same decoding and comparison that
 //! `mldsa-diff replay` applies to an artifact, so every crash replays without libFuzzer.
 
@@ -25,24 +24,6 @@ macro_rules! target {
             } else {
                 $crate::libfuzzer_sys::Corpus::Reject
             }
-        });
-    };
-}
-
-/// Defines a public-API fuzz target (`mldsa_diff::api_fuzz`): `$f` takes the bytes and panics
-/// on a disagreement; `mldsa-diff replay-api` replays its inputs without libFuzzer.
-#[macro_export]
-macro_rules! api_target {
-    ($f:path) => {
-        static INIT: std::sync::Once = std::sync::Once::new();
-
-        $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-            INIT.call_once(|| {
-                if let Err(e) = $crate::mldsa_diff::rng::require_scripting() {
-                    panic!("{e}");
-                }
-            });
-            $f(data);
         });
     };
 }

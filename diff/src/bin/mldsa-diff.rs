@@ -85,16 +85,6 @@ enum Command {
         #[arg(long)]
         report_out: Option<PathBuf>,
     },
-    /// Replay inputs of the public-API fuzz targets (api_verify, api_sign) through the typed
-    /// API, the raw API on every backend and PQClean; exit 1 on a disagreement. Known
-    /// differences, asserted exactly: see `mldsa-diff list`.
-    ReplayApi {
-        /// The fuzz target the inputs belong to (default: a directory name in the path).
-        #[arg(long)]
-        target: Option<String>,
-        /// Raw fuzz inputs.
-        files: Vec<PathBuf>,
-    },
     /// Search the signing inputs that take the signing loop's rare branches (with the model
     /// signer) and print them as `craft::rare::FOUND` entries, each with what it reaches.
     RareSearch {
@@ -114,12 +104,9 @@ enum Command {
         /// Print only the check names, one per line.
         #[arg(long)]
         names: bool,
-        /// Print only the public-API fuzz targets (api_verify, api_sign), one per line.
-        #[arg(long, conflicts_with = "names")]
-        api_targets: bool,
         /// Print the table of which implementation passes which published-vector file (runs
         /// them all, as `mldsa-diff vectors` does; needs MLDSA_VECTORS).
-        #[arg(long, conflicts_with_all = ["names", "api_targets"])]
+        #[arg(long, conflicts_with = "names")]
         vectors: bool,
     },
     /// Write fuzz seed corpora: each check's edge cases and COUNT random valid inputs, as the
@@ -228,14 +215,6 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         );
     }
     match cli.command {
-        Command::List {
-            api_targets: true, ..
-        } => {
-            mldsa_diff::api_fuzz::TARGETS
-                .iter()
-                .for_each(|t| println!("{t}"));
-            Ok(ExitCode::SUCCESS)
-        }
         Command::List { vectors: true, .. } => vectors(),
         Command::List { names, .. } => list(names),
         Command::Check {
@@ -305,7 +284,6 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::SUCCESS
             },
         ),
-        Command::ReplayApi { target, files } => replay_api(&files, target.as_deref()),
         Command::RareSearch { params, limit } => rare_search(&params, limit),
         Command::Vectors => vectors(),
     }
@@ -504,51 +482,6 @@ fn promote(artifact: &Path, check: Option<&str>, dir: &Path) -> Result<ExitCode,
         c.name()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-fn replay_api(files: &[PathBuf], target: Option<&str>) -> Result<ExitCode, String> {
-    use mldsa_diff::api_fuzz;
-    if files.is_empty() {
-        return Err("name at least one input of api_verify or api_sign".into());
-    }
-    mldsa_diff::rng::require_scripting()?;
-    let mut failed = false;
-    for f in files {
-        let t = match target {
-            Some(t) => t.to_string(),
-            None => f
-                .ancestors()
-                .filter_map(|a| a.file_name()?.to_str())
-                .find(|n| api_fuzz::TARGETS.contains(n))
-                .ok_or_else(|| format!("{}: name the target with --target", f.display()))?
-                .to_string(),
-        };
-        if !api_fuzz::TARGETS.contains(&t.as_str()) {
-            return Err(format!("no API fuzz target {t:?} (api_verify, api_sign)"));
-        }
-        let data = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        match api_fuzz::run_target(&t, &data) {
-            Ok(o) => println!(
-                "{}: {t}: {} implementations agree ({})",
-                f.display(),
-                o.compared,
-                if o.accepted {
-                    "accepted/signed"
-                } else {
-                    "rejected/refused"
-                }
-            ),
-            Err(e) => {
-                failed = true;
-                println!("{}: {t}: DISAGREEMENT: {e}", f.display());
-            }
-        }
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<ExitCode, String> {

@@ -191,12 +191,15 @@ pub enum Answer {
     /// Accept or reject only, but the transcript hashes the whole output, the verdict's
     /// wording included: `verify_hostile_{set}`, whose committed digest was made that way.
     VerdictHashingOutput,
+    /// A signer's answer: the exact signature, or a refusal however worded (APIs word their
+    /// errors differently: a context over 255 bytes, a key of another length).
+    SignatureOrRefusal,
 }
 
 impl Answer {
     /// Whether only accept/reject is compared.
     pub fn accept_reject_only(self) -> bool {
-        !matches!(self, Answer::Output)
+        matches!(self, Answer::Verdict | Answer::VerdictHashingOutput)
     }
 }
 

@@ -10,6 +10,7 @@
 //!
 //! Adding a check: write its `Def` in its family's module and name it in [`REGISTRY`].
 
+pub mod api;
 pub mod arith;
 pub mod crafted;
 pub mod def;
@@ -82,6 +83,8 @@ pub static REGISTRY: &[Entry] = &[
         &verify_variants::VERIFY_VARIANTS,
         &crafted::VERIFY_CRAFTED,
         &rare::SIGN_RARE,
+        &api::API_VERIFY,
+        &api::API_SIGN,
     ]),
 ];
 

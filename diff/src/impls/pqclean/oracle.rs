@@ -207,7 +207,15 @@ impl Oracle for CImpl {
             return Err(Miss::NotOffered);
         }
         let t = self.table(p);
-        Ok(scripted(rnd, || t.sign(sk, msg, ctx))?.ok_or_else(|| "C signing failed".into()))
+        let mut sig = None;
+        match crate::rng::with_script(rnd, || sig = t.sign(sk, msg, ctx)) {
+            // Refused, having drawn rnd or before it (a context over 255 bytes).
+            Ok(()) | Err(crate::rng::ScriptError::Unused { .. }) if sig.is_none() => {
+                Ok(Err("C signing failed".into()))
+            }
+            Ok(()) => Ok(sig.ok_or_else(|| "C signing failed".into())),
+            Err(e) => Err(Miss::Fault(Fault::Script(format!("{e:?}")))),
+        }
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
         let Msg::Pure { msg, ctx } = m else {
