@@ -148,13 +148,21 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
         // Accept/reject agreement; the reasons may be worded differently.
         return first_diff(Field::Accept, &[reference.scalar], &[other.scalar]);
     }
-    if check.def.answer == Answer::SignatureOrRefusal
-        && [&reference.verdict, &other.verdict]
-            .iter()
-            .all(|v| matches!(v, Verdict::Error(_)))
-    {
-        return None;
+    let refusal = |o: &Output| matches!(o.verdict, Verdict::Error(_));
+    if check.def.answer == Answer::SignatureOrRefusal && refusal(reference) && refusal(other) {
+        // Two refusals agree however worded; everything else must still be equal.
+        let unworded = |o: &Output| Output {
+            verdict: Verdict::Error(String::new()),
+            ..o.clone()
+        };
+        return exact(check, &unworded(reference), &unworded(other));
     }
+    exact(check, reference, other)
+}
+
+/// Where `other` first differs from `reference` in any field (polynomials compared as the
+/// check's contract says).
+fn exact(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
     let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
     let norm = |x: i32| if mod_q { canonical(x) } else { x };
     if reference.polys.len() != other.polys.len() {

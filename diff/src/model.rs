@@ -3,7 +3,7 @@
 //! A leaf module: it knows nothing of checks or implementations.
 
 use mldsa::params::Q;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// Bytes serialised as a hex string in reports.
 pub(crate) mod hex_bytes {
@@ -49,7 +49,7 @@ fn is_zero(x: &i64) -> bool {
 }
 
 /// The outcome of a decoder, verifier or signer.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Verdict {
     /// The check has no verdict.
     #[default]
@@ -65,8 +65,75 @@ pub enum Verdict {
     OutOfRange,
     /// A signer produced a signature.
     Signed,
-    /// A signer (or the harness around it) failed: the error, as displayed.
+    /// A signer refused: its error, as it words it.
     Error(String),
+    /// The harness around the implementation failed: never an answer of its own, judged wrong
+    /// whoever it comes from, the reference included.
+    Fault(Fault),
+}
+
+/// A failure of the harness around an implementation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Fault {
+    /// A kernel wrote outside the output buffer it was handed (its guard bytes changed).
+    Guard {
+        /// The kernel.
+        kernel: String,
+        /// Bytes before the buffer that changed (the farthest, counted from its start).
+        before: usize,
+        /// Bytes after the buffer that changed (the farthest, counted from its end).
+        after: usize,
+    },
+    /// The C code's randomness could not be scripted.
+    Script(String),
+    /// The call panicked.
+    Panic(String),
+    /// The call did not return within the case time limit.
+    Hang {
+        /// The implementation.
+        implementation: String,
+        /// The limit, in milliseconds.
+        millis: u64,
+    },
+    /// The harness could not state the answer a known difference requires for this input.
+    Expectation(String),
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Guard {
+                kernel,
+                before,
+                after,
+            } => write!(
+                f,
+                "{kernel} wrote outside its output buffer (guard changed up to {before} bytes \
+                 before and {after} bytes after it)"
+            ),
+            Fault::Script(e) => write!(f, "scripting the C randomness failed: {e}"),
+            Fault::Panic(msg) => write!(f, "panicked: {msg}"),
+            Fault::Hang {
+                implementation,
+                millis,
+            } => write!(
+                f,
+                "{implementation} did not return within {} s (hang)",
+                *millis as f64 / 1000.0
+            ),
+            Fault::Expectation(e) => f.write_str(e),
+        }
+    }
+}
+
+impl Fault {
+    /// The answer that stands for this fault.
+    pub fn output(self) -> Output {
+        Output {
+            verdict: Verdict::Fault(self),
+            ..Output::default()
+        }
+    }
 }
 
 impl Verdict {
@@ -88,14 +155,10 @@ impl Verdict {
     }
 }
 
-/// How a harness error's text begins (a guard violation, a panic, a hang, C randomness that
-/// could not be scripted): any implementation, the reference included, is judged wrong for one.
-pub const HARNESS_ERROR: &str = "harness: ";
-
 impl Output {
-    /// Whether this answer is a harness error.
+    /// Whether this answer is a harness fault.
     pub fn is_harness_fault(&self) -> bool {
-        matches!(&self.verdict, Verdict::Error(e) if e.starts_with(HARNESS_ERROR))
+        matches!(self.verdict, Verdict::Fault(_))
     }
 }
 
@@ -110,44 +173,8 @@ impl std::fmt::Display for Verdict {
             Verdict::OutOfRange => f.write_str("out of range"),
             Verdict::Signed => f.write_str("signed"),
             Verdict::Error(e) => write!(f, "error: {e}"),
+            Verdict::Fault(e) => write!(f, "error: harness: {e}"),
         }
-    }
-}
-
-impl std::str::FromStr for Verdict {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "" => Verdict::None,
-            "accept" => Verdict::Accept,
-            "reject" => Verdict::Reject(None),
-            "in range" => Verdict::InRange,
-            "out of range" => Verdict::OutOfRange,
-            "signed" => Verdict::Signed,
-            _ => {
-                if let Some(r) = s.strip_prefix("reject (").and_then(|r| r.strip_suffix(')')) {
-                    Verdict::Reject(Some(r.to_string()))
-                } else if let Some(e) = s.strip_prefix("error: ") {
-                    Verdict::Error(e.to_string())
-                } else {
-                    return Err(format!("not a verdict: {s:?}"));
-                }
-            }
-        })
-    }
-}
-
-impl Serialize for Verdict {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Verdict {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -174,7 +201,7 @@ pub struct Output {
 }
 
 /// Which part of an [`Output`] a [`Difference`] is in.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field {
     /// Output polynomial `i`.
     Poly(usize),
@@ -203,47 +230,6 @@ impl std::fmt::Display for Field {
             Field::Verdict => f.write_str("verdict"),
             Field::Accept => f.write_str("accept"),
         }
-    }
-}
-
-impl std::str::FromStr for Field {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let index = |r: &str| {
-            r.parse::<usize>()
-                .map_err(|_| format!("not a field: {s:?}"))
-        };
-        Ok(match s {
-            "polys (count)" => Field::PolyCount,
-            "bytes" => Field::Bytes,
-            "scalar" => Field::Scalar,
-            "verdict" => Field::Verdict,
-            "accept" => Field::Accept,
-            _ => {
-                let rest = s
-                    .strip_prefix("polys[")
-                    .ok_or_else(|| format!("not a field: {s:?}"))?;
-                if let Some(i) = rest.strip_suffix("] (contract output bound)") {
-                    Field::PolyContract(index(i)?)
-                } else {
-                    Field::Poly(index(rest.strip_suffix(']').unwrap_or("?"))?)
-                }
-            }
-        })
-    }
-}
-
-impl Serialize for Field {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
     }
 }
 

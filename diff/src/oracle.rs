@@ -12,7 +12,8 @@
 //!
 //! A leaf: it knows the data model and nothing of checks or implementations.
 
-use crate::model::{Output, Provenance, Verdict};
+pub use crate::model::Fault;
+use crate::model::{Output, Provenance};
 use mldsa::Params;
 use mldsa::params::{Eta, Gamma1, Gamma2};
 use mldsa::poly::Poly;
@@ -27,50 +28,6 @@ pub enum Miss {
     /// The harness around it failed: reported as that implementation's answer, so it shows
     /// as a mismatch naming it, never as a silent skip.
     Fault(Fault),
-}
-
-/// A failure of the harness around an implementation (not a wrong answer of its own).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// A kernel wrote outside the output buffer it was handed (its guard bytes changed).
-    Guard {
-        /// The kernel.
-        kernel: &'static str,
-        /// Bytes before the buffer that changed (the farthest, counted from its start).
-        before: usize,
-        /// Bytes after the buffer that changed (the farthest, counted from its end).
-        after: usize,
-    },
-    /// The C code's randomness could not be scripted.
-    Script(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Guard {
-                kernel,
-                before,
-                after,
-            } => write!(
-                f,
-                "{kernel} wrote outside its output buffer (guard changed up to {before} bytes \
-                 before and {after} bytes after it)"
-            ),
-            Fault::Script(e) => write!(f, "scripting the C randomness failed: {e}"),
-        }
-    }
-}
-
-impl Fault {
-    /// The answer that stands for this fault: a harness error, which the judge counts against
-    /// the implementation whatever the reference said.
-    pub fn output(&self) -> Output {
-        Output {
-            verdict: Verdict::Error(format!("{}{self}", crate::model::HARNESS_ERROR)),
-            ..Output::default()
-        }
-    }
 }
 
 /// An implementation's answer to one operation.

@@ -257,13 +257,11 @@ impl Report {
         limit: std::time::Duration,
         origin: &Origin<'_>,
     ) -> Report {
-        let other = Output {
-            verdict: crate::model::Verdict::Error(format!(
-                "harness: {implementation} did not return within {} s (hang)",
-                limit.as_secs_f64()
-            )),
-            ..Output::default()
-        };
+        let other = crate::model::Fault::Hang {
+            implementation: implementation.to_string(),
+            millis: limit.as_millis() as u64,
+        }
+        .output();
         let difference = Difference {
             field: crate::model::Field::Verdict,
             index: 0,

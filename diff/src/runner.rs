@@ -87,8 +87,8 @@ impl Summary {
     }
 }
 
-/// `check.run(oracle, case)`, with a panic turned into a harness error (reported as a mismatch with its
-/// input, like any other wrong answer).
+/// `check.run(oracle, case)`, with a panic turned into a harness fault (reported as a
+/// mismatch with its input, like any other wrong answer).
 fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check.run(oracle, case)))
         .unwrap_or_else(|e| {
@@ -97,10 +97,7 @@ fn run_caught(oracle: &dyn Oracle, check: Check, case: &Case) -> Option<Output> 
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "a panic".into());
-            Some(Output {
-                verdict: crate::model::Verdict::Error(format!("harness: panicked: {msg}")),
-                ..Output::default()
-            })
+            Some(crate::model::Fault::Panic(msg).output())
         })
 }
 

@@ -295,3 +295,14 @@ pub fn consistent(p: &Params, sk: &[u8]) -> Option<bool> {
     x.finalize_xof().read(&mut h);
     Some(h[..] == tr[..])
 }
+
+/// Whether every s1 and s2 coefficient of `sk` (of the set's length) lies in [-eta, eta].
+pub fn in_range(p: &Params, sk: &[u8]) -> bool {
+    let eta = i64::from(p.eta.value());
+    let n = p.l + p.k;
+    sk.len() == p.sk_bytes()
+        && unpack(&sk[128..], p.eta.bits(), n, |v| eta - v)
+            .iter()
+            .flatten()
+            .all(|c| c.abs() <= eta)
+}

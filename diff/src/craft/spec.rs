@@ -403,6 +403,34 @@ pub fn verify_internal(
     expect[..n] == ctilde[..n]
 }
 
+/// HashML-DSA's M' (Alg. 4 line 23) given the digest: `None` for a context over 255 bytes or
+/// a digest whose length is not the function's. The OIDs (2.16.840.1.101.3.4.2.x) and output
+/// lengths are written here from NIST's registry, not taken from the library.
+pub fn prehash_m_prime(ph: mldsa::prehash::PreHash, digest: &[u8], ctx: &[u8]) -> Option<Vec<u8>> {
+    use mldsa::prehash::PreHash::*;
+    let (last, len) = match ph {
+        Sha2_256 => (0x01, 32),
+        Sha2_384 => (0x02, 48),
+        Sha2_512 => (0x03, 64),
+        Sha2_224 => (0x04, 28),
+        Sha2_512_224 => (0x05, 28),
+        Sha2_512_256 => (0x06, 32),
+        Sha3_224 => (0x07, 28),
+        Sha3_256 => (0x08, 32),
+        Sha3_384 => (0x09, 48),
+        Sha3_512 => (0x0a, 64),
+        Shake128 => (0x0b, 32),
+        Shake256 => (0x0c, 64),
+    };
+    if ctx.len() > 255 || digest.len() != len {
+        return None;
+    }
+    let oid = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, last,
+    ];
+    Some([&[1, ctx.len() as u8][..], ctx, &oid, digest].concat())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! canonical one. End-to-end operations run the whole scheme through `mldsa::raw` on the
 //! backend's kind.
 
-use super::guard::{Guarded, GuardedBytes, GuardedI32, GuardedPolys, checked};
+use super::guard::{Element, Guarded, checked};
 use crate::model::Provenance;
 use crate::oracle::{Got, KeyPair, Miss, Msg, Oracle, Signed, Verified};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
@@ -54,10 +54,27 @@ impl<B: Backend> Ours<B> {
     }
 
     /// `op` on a guarded copy of `a`.
-    fn in_place(&self, kernel: &'static str, a: Poly, op: impl FnOnce(B, &mut Poly)) -> Got<Poly> {
-        let mut g = Guarded::new(a);
-        op(self.b, &mut g.v);
-        checked(kernel, &[g.violation()], g.v)
+    fn in_place<T: Element>(
+        &self,
+        kernel: &'static str,
+        a: T,
+        op: impl FnOnce(B, &mut T),
+    ) -> Got<T> {
+        let mut g = Guarded::new(&[a]);
+        op(self.b, &mut g.out()[0]);
+        checked(kernel, &[g.violation()], g.values()[0])
+    }
+
+    /// `op` into two guarded zero polynomials.
+    fn two_polys(
+        &self,
+        kernel: &'static str,
+        op: impl FnOnce(B, &mut Poly, &mut Poly),
+    ) -> Got<(Poly, Poly)> {
+        let (mut x, mut y) = (Guarded::new(&[Poly::ZERO]), Guarded::new(&[Poly::ZERO]));
+        op(self.b, &mut x.out()[0], &mut y.out()[0]);
+        let v = [x.violation(), y.violation()];
+        checked(kernel, &v, (x.values()[0], y.values()[0]))
     }
 
     /// `op` into a guarded zero polynomial.
@@ -72,10 +89,9 @@ impl<B: Backend> Ours<B> {
         len: usize,
         op: impl FnOnce(B, &mut [u8]),
     ) -> Got<Vec<u8>> {
-        let mut out = GuardedBytes::zeroed(len);
+        let mut out = Guarded::new(&vec![0u8; len]);
         op(self.b, out.out());
-        let v = out.violation();
-        checked(kernel, &[v], out.into_vec())
+        checked(kernel, &[out.violation()], out.values().to_vec())
     }
 
     /// `op` into a guarded buffer of N values; the first `n` it returns (a count above N
@@ -85,7 +101,7 @@ impl<B: Backend> Ours<B> {
         kernel: &'static str,
         op: impl FnOnce(B, &mut [i32]) -> usize,
     ) -> Got<Vec<i32>> {
-        let mut v = GuardedI32::zeroed(N);
+        let mut v = Guarded::new(&[0i32; N]);
         let n = op(self.b, v.out());
         checked(kernel, &[v.violation()], v.values()[..n].to_vec())
     }
@@ -95,13 +111,12 @@ impl<B: Backend> Ours<B> {
         p: &Params,
         sign: impl FnOnce(&mut [u8]) -> Result<(), mldsa::Error>,
     ) -> Got<Signed> {
-        let mut sig = GuardedBytes::zeroed(p.sig_bytes());
+        let mut sig = Guarded::new(&vec![0u8; p.sig_bytes()]);
         let r = sign(sig.out());
-        let v = sig.violation();
         checked(
             "sign_internal",
-            &[v],
-            r.map(|()| sig.into_vec()).map_err(|e| e.to_string()),
+            &[sig.violation()],
+            r.map(|()| sig.values().to_vec()).map_err(|e| e.to_string()),
         )
     }
 }
@@ -151,19 +166,15 @@ impl<B: Backend> Oracle for Ours<B> {
         self.in_place("shiftl", a, |b, a| b.shiftl(a))
     }
     fn power2round(&self, _: &Params, a: &Poly) -> Got<(Poly, Poly)> {
-        let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
-        self.b.power2round(&mut x.v, &mut y.v, a);
-        checked("power2round", &[x.violation(), y.violation()], (x.v, y.v))
+        self.two_polys("power2round", |b, x, y| b.power2round(x, y, a))
     }
     fn decompose(&self, _: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
-        let (mut x, mut y) = (Guarded::new(Poly::ZERO), Guarded::new(Poly::ZERO));
-        self.b.decompose(g, &mut x.v, &mut y.v, a);
-        checked("decompose", &[x.violation(), y.violation()], (x.v, y.v))
+        self.two_polys("decompose", |b, x, y| b.decompose(g, x, y, a))
     }
     fn make_hint(&self, _: &Params, g: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)> {
-        let mut h = Guarded::new(Poly::ZERO);
-        let n = self.b.make_hint(g, &mut h.v, a0, a1);
-        checked("make_hint", &[h.violation()], (h.v, n))
+        let mut n = 0;
+        let h = self.out_poly("make_hint", |b, h| n = b.make_hint(g, h, a0, a1))?;
+        Ok((h, n))
     }
     fn use_hint(&self, _: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
         self.out_poly("use_hint", |b, r| b.use_hint(g, r, a, h))
@@ -196,9 +207,9 @@ impl<B: Backend> Oracle for Ours<B> {
         self.out_bytes("pack_eta", len, |b, out| b.pack_eta(e, out, a))
     }
     fn unpack_eta(&self, _: &Params, e: Eta, buf: &[u8]) -> Got<(Poly, bool)> {
-        let mut a = Guarded::new(Poly::ZERO);
-        let ok = self.b.unpack_eta(e, &mut a.v, buf);
-        checked("unpack_eta", &[a.violation()], (a.v, ok))
+        let mut ok = false;
+        let a = self.out_poly("unpack_eta", |b, a| ok = b.unpack_eta(e, a, buf))?;
+        Ok((a, ok))
     }
     fn pack_z(&self, _: &Params, g: Gamma1, a: &Poly) -> Got<Vec<u8>> {
         let len = g.poly_z_bytes();
@@ -216,29 +227,25 @@ impl<B: Backend> Oracle for Ours<B> {
         self.out_bytes("pack_hint", len, |b, out| b.pack_hint(out, h, p.omega))
     }
     fn unpack_hint(&self, p: &Params, buf: &[u8]) -> Got<Option<Vec<Poly>>> {
-        let mut h = GuardedPolys::zeroed(p.k);
+        let mut h = Guarded::new(&vec![Poly::ZERO; p.k]);
         let ok = self.b.unpack_hint(h.out(), buf, p.omega).is_ok();
-        let v = h.violation();
-        checked("unpack_hint", &[v], ok.then(|| h.polys().to_vec()))
+        checked(
+            "unpack_hint",
+            &[h.violation()],
+            ok.then(|| h.values().to_vec()),
+        )
     }
     fn keccak_f1600(&self, _: &Params, s: [u64; 25]) -> Got<[u64; 25]> {
-        let mut g = Guarded::new(s);
-        self.b.keccak_f1600(&mut g.v);
-        checked("keccak_f1600", &[g.violation()], g.v)
+        self.in_place("keccak_f1600", s, |b, s| b.keccak_f1600(s))
     }
     fn keccak_f1600_x4(&self, _: &Params, s: [u64; 100]) -> Got<[u64; 100]> {
-        let mut g = Guarded::new(s);
-        self.b.keccak_f1600_x4(&mut g.v);
-        checked("keccak_f1600_x4", &[g.violation()], g.v)
+        self.in_place("keccak_f1600_x4", s, |b, s| b.keccak_f1600_x4(s))
     }
     fn keccak_f1600_x4x2(&self, _: &Params, s: [[u64; 100]; 2]) -> Got<[[u64; 100]; 2]> {
-        let (mut s0, mut s1) = (Guarded::new(s[0]), Guarded::new(s[1]));
-        self.b.keccak_f1600_x4x2(&mut s0.v, &mut s1.v);
-        checked(
-            "keccak_f1600_x4x2",
-            &[s0.violation(), s1.violation()],
-            [s0.v, s1.v],
-        )
+        let (mut s0, mut s1) = (Guarded::new(&[s[0]]), Guarded::new(&[s[1]]));
+        self.b.keccak_f1600_x4x2(&mut s0.out()[0], &mut s1.out()[0]);
+        let v = [s0.violation(), s1.violation()];
+        checked("keccak_f1600_x4x2", &v, [s0.values()[0], s1.values()[0]])
     }
     fn poly_uniform(&self, _: &Params, seed: &[u8; 34]) -> Got<Poly> {
         self.out_poly("poly_uniform", |b, a| {
@@ -259,10 +266,10 @@ impl<B: Backend> Oracle for Ours<B> {
         Ok(mldsa::sample::sample_in_ball(self.b, ctilde, p.tau))
     }
     fn expand_a(&self, p: &Params, rho: &[u8; 32]) -> Got<Vec<Poly>> {
-        let mut g = Guarded::new([[Poly::ZERO; L_MAX]; K_MAX]);
-        mldsa::sample::expand_a(self.b, p, rho, &mut g.v);
-        checked("expand_a", &[g.violation()], ())?;
-        Ok(g.v[..p.k]
+        let m = self.in_place("expand_a", [[Poly::ZERO; L_MAX]; K_MAX], |b, m| {
+            mldsa::sample::expand_a(b, p, rho, m)
+        })?;
+        Ok(m[..p.k]
             .iter()
             .flat_map(|row| row[..p.l].iter())
             .map(|a| {
@@ -277,15 +284,15 @@ impl<B: Backend> Oracle for Ours<B> {
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         let kind = self.whole_scheme()?;
         let (mut pk, mut sk) = (
-            GuardedBytes::zeroed(p.pk_bytes()),
-            GuardedBytes::zeroed(p.sk_bytes()),
+            Guarded::new(&vec![0u8; p.pk_bytes()]),
+            Guarded::new(&vec![0u8; p.sk_bytes()]),
         );
         let r = raw::keygen_internal(kind, p, xi, pk.out(), sk.out());
         let v = [pk.violation(), sk.violation()];
         checked(
             "keygen_internal",
             &v,
-            r.map(|()| (pk.into_vec(), sk.into_vec()))
+            r.map(|()| (pk.values().to_vec(), sk.values().to_vec()))
                 .map_err(|e| e.to_string()),
         )
     }

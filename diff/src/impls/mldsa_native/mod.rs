@@ -229,11 +229,12 @@ impl Oracle for MldsaNative {
         let d;
         let input = match m {
             Msg::Pure { msg, ctx } => {
-                let prefix = match mldsa::raw::pure_prefix(ctx) {
-                    Ok(prefix) => prefix,
-                    Err(e) => return Ok(Err(e.to_string())),
+                // Its internal API takes the prefix as given: the wrapper refuses what its pure
+                // API would (mld_sign rejects a context over 255 bytes).
+                let Ok(len) = u8::try_from(ctx.len()) else {
+                    return Ok(Err("mldsa-native: context longer than 255 bytes".into()));
                 };
-                pre = [&prefix[..], ctx].concat();
+                pre = [&[0, len][..], ctx].concat();
                 SignInput::Internal { pre: &pre, m: msg }
             }
             Msg::PreHash { ph, msg, ctx } => {
