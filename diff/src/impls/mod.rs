@@ -2,8 +2,8 @@
 //! [`Oracle`] for what it has: this crate's backends ([`ours`], which owns the guard bytes),
 //! PQClean's C variants ([`pqclean`]), mldsa-native's two builds ([`mldsa_native`]: the whole
 //! scheme, and its native backend's kernels) and the Rust peers ([`libcrux`], [`rustcrypto`],
-//! [`fips204`]). [`available`] is the registry: adding an implementation is its folder and one
-//! line there.
+//! [`fips204`]). [`REGISTRY`] lists them, one line each: adding an implementation is its folder
+//! and one line there.
 
 pub mod fips204;
 pub mod guard;
@@ -14,22 +14,56 @@ pub mod pqclean;
 pub mod rustcrypto;
 
 use crate::oracle::{Oracle, Planted};
-use mldsa::backend::BackendKind;
 
 /// The name of the Neon backend forced onto its plain Keccak path (see [`neon_plain`]).
 pub const NEON_PLAIN: &str = "neon-plain";
 
+/// One implementation (or family of builds) of the registry: its names on any machine, and
+/// the instances this machine runs.
+struct Entry {
+    names: fn() -> Vec<&'static str>,
+    here: fn() -> Vec<Box<dyn Oracle>>,
+}
+
+/// Every implementation, in table order (the reference first): one line each.
+const REGISTRY: [Entry; 8] = [
+    Entry {
+        names: ours::names,
+        here: ours::oracles,
+    },
+    Entry {
+        names: || vec![NEON_PLAIN],
+        here: neon_plain,
+    },
+    Entry {
+        names: || vec![ours::TYPED],
+        here: || vec![Box::new(ours::Typed)],
+    },
+    Entry {
+        names: pqclean::names,
+        here: pqclean::oracles,
+    },
+    Entry {
+        names: || mldsa_native::NAMES.to_vec(),
+        here: mldsa_native::oracles,
+    },
+    Entry {
+        names: || libcrux::NAMES.to_vec(),
+        here: libcrux::oracles,
+    },
+    Entry {
+        names: || vec![rustcrypto::NAME],
+        here: || vec![Box::new(rustcrypto::RustCrypto)],
+    },
+    Entry {
+        names: || vec![fips204::NAME],
+        here: || vec![Box::new(fips204::Fips204)],
+    },
+];
+
 /// Every implementation name the harness knows, whether or not this machine has it.
 pub fn all_names() -> Vec<&'static str> {
-    BackendKind::ALL
-        .iter()
-        .map(|k| k.name())
-        .chain([NEON_PLAIN, ours::TYPED])
-        .chain(pqclean::Variant::ALL.iter().map(|v| v.name()))
-        .chain(mldsa_native::NAMES)
-        .chain(libcrux::NAMES)
-        .chain([rustcrypto::NAME, fips204::NAME])
-        .collect()
+    REGISTRY.iter().flat_map(|e| (e.names)()).collect()
 }
 
 /// The Neon backend with the plain Neon Keccak path, on CPUs where `neon` itself takes the
@@ -38,15 +72,18 @@ pub fn all_names() -> Vec<&'static str> {
 /// path, so it offers kernels only (a run on a CPU without SHA3 covers that path end to end:
 /// there `neon` is the plain path).
 #[cfg(target_arch = "aarch64")]
-fn neon_plain() -> Option<Box<dyn Oracle>> {
-    let neon = mldsa::backend::Neon::detect()?;
-    neon.sha3()?;
-    Some(Box::new(ours::Ours::kernels_only(neon.plain(), NEON_PLAIN)))
+fn neon_plain() -> Vec<Box<dyn Oracle>> {
+    let plain = || {
+        let neon = mldsa::backend::Neon::detect()?;
+        neon.sha3()?;
+        Some(Box::new(ours::Ours::kernels_only(neon.plain(), NEON_PLAIN)) as Box<dyn Oracle>)
+    };
+    plain().into_iter().collect()
 }
 
 #[cfg(not(target_arch = "aarch64"))]
-fn neon_plain() -> Option<Box<dyn Oracle>> {
-    None
+fn neon_plain() -> Vec<Box<dyn Oracle>> {
+    Vec::new()
 }
 
 /// [`available`], shared (what [`crate::runner::run`] takes: each implementation runs on a
@@ -65,17 +102,7 @@ pub fn available() -> Vec<Box<dyn Oracle>> {
 
 /// [`available`], or the error of a [`PLANTED_ENV`] naming no implementation.
 pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
-    let mut v: Vec<Box<dyn Oracle>> = Vec::new();
-    for kind in BackendKind::available() {
-        v.push(ours::oracle(kind).expect("listed as available"));
-    }
-    v.extend(neon_plain());
-    v.push(Box::new(ours::Typed));
-    v.extend(pqclean::oracles());
-    v.extend(mldsa_native::oracles());
-    v.extend(libcrux::oracles());
-    v.push(Box::new(rustcrypto::RustCrypto));
-    v.push(Box::new(fips204::Fips204));
+    let v: Vec<Box<dyn Oracle>> = REGISTRY.iter().flat_map(|e| (e.here)()).collect();
     let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
     let Some(planted) = planted_requested(&names)? else {
         return Ok(v);

@@ -339,6 +339,18 @@ impl<B: Backend> Oracle for Ours<B> {
     }
 }
 
+/// Every backend's name, whether or not this machine has it.
+pub fn names() -> Vec<&'static str> {
+    BackendKind::ALL.iter().map(|k| k.name()).collect()
+}
+
+/// Every backend this build and CPU have (portable first: the reference).
+pub fn oracles() -> Vec<Box<dyn Oracle>> {
+    BackendKind::available()
+        .map(|k| oracle(k).expect("listed as available"))
+        .collect()
+}
+
 /// The oracle for backend `kind`; an error if the CPU or build lacks it.
 pub fn oracle(kind: BackendKind) -> Result<Box<dyn Oracle>, mldsa::Error> {
     let any = AnyBackend::new(kind)?;

@@ -11,7 +11,7 @@
 mod oracle;
 mod wrappers;
 
-pub use oracle::oracles;
+pub use oracle::{names, oracles};
 
 use mldsa::poly::Poly;
 use mldsa::{ML_DSA_44, ML_DSA_65, ML_DSA_87, Params};
@@ -38,121 +38,90 @@ pub struct Avx2Only {
     f1600x4: unsafe extern "C" fn(*mut u64, *const u64),
 }
 
-/// One PQClean variant for one parameter set.
-#[derive(Debug)]
-pub struct CKernels {
-    /// "c-clean", "c-avx2" or "c-aarch64".
-    pub name: &'static str,
-    /// The parameter set these symbols were compiled for.
-    pub params: Params,
-    poly_reduce: PolyFn,
-    poly_caddq: PolyFn,
-    poly_add: Poly3Fn,
-    poly_sub: Poly3Fn,
-    poly_shiftl: PolyFn,
-    poly_ntt: PolyFn,
-    poly_invntt_tomont: PolyFn,
-    poly_pointwise_montgomery: Poly3Fn,
-    poly_power2round: SplitFn,
-    poly_decompose: SplitFn,
-    poly_use_hint: Poly3Fn,
-    poly_chknorm: unsafe extern "C" fn(*const Poly, i32) -> i32,
-    poly_uniform: SampleFn,
-    poly_uniform_eta: SampleFn,
-    poly_uniform_gamma1: SampleFn,
-    poly_challenge: unsafe extern "C" fn(*mut Poly, *const u8),
-    polyeta_pack: PackFn,
-    polyeta_unpack: UnpackFn,
-    polyt1_pack: PackFn,
-    polyt1_unpack: UnpackFn,
-    polyt0_pack: PackFn,
-    polyt0_unpack: UnpackFn,
-    polyz_pack: PackFn,
-    polyz_unpack: UnpackFn,
-    polyw1_pack: PackFn,
-    polyvecl_pointwise_acc_montgomery: Poly3Fn,
-    polyvec_matrix_expand: unsafe extern "C" fn(*mut Poly, *const u8),
-    pack_sig: unsafe extern "C" fn(*mut u8, *const u8, *const Poly, *const Poly),
-    unpack_sig: unsafe extern "C" fn(*mut u8, *mut Poly, *mut Poly, *const u8) -> i32,
-    crypto_sign_keypair: unsafe extern "C" fn(*mut u8, *mut u8) -> i32,
-    crypto_sign_signature_ctx: unsafe extern "C" fn(
-        *mut u8,
-        *mut usize,
-        *const u8,
-        usize,
-        *const u8,
-        usize,
-        *const u8,
-    ) -> i32,
-    crypto_sign_verify_ctx: unsafe extern "C" fn(
-        *const u8,
-        usize,
-        *const u8,
-        usize,
-        *const u8,
-        usize,
-        *const u8,
-    ) -> i32,
-    /// clean and aarch64: `poly_make_hint(poly *h, ...)`.
-    poly_make_hint: Option<unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly) -> u32>,
-    avx2: Option<Avx2Only>,
+/// Calls `$m!` with `($($args)*)` and every symbol every PQClean variant exports, each with
+/// its C signature: the one list the table type, the `extern` declarations and each table
+/// are generated from.
+macro_rules! with_symbols {
+    ($m:ident!($($args:tt)*)) => {
+        $m! {
+            ($($args)*)
+            poly_reduce(a: *mut Poly);
+            poly_caddq(a: *mut Poly);
+            poly_add(c: *mut Poly, a: *const Poly, b: *const Poly);
+            poly_sub(c: *mut Poly, a: *const Poly, b: *const Poly);
+            poly_shiftl(a: *mut Poly);
+            poly_ntt(a: *mut Poly);
+            poly_invntt_tomont(a: *mut Poly);
+            poly_pointwise_montgomery(c: *mut Poly, a: *const Poly, b: *const Poly);
+            poly_power2round(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+            poly_decompose(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
+            poly_use_hint(b: *mut Poly, a: *const Poly, h: *const Poly);
+            poly_chknorm(a: *const Poly, b: i32) -> i32;
+            poly_uniform(a: *mut Poly, seed: *const u8, nonce: u16);
+            poly_uniform_eta(a: *mut Poly, seed: *const u8, nonce: u16);
+            poly_uniform_gamma1(a: *mut Poly, seed: *const u8, nonce: u16);
+            poly_challenge(c: *mut Poly, seed: *const u8);
+            polyeta_pack(r: *mut u8, a: *const Poly);
+            polyeta_unpack(r: *mut Poly, a: *const u8);
+            polyt1_pack(r: *mut u8, a: *const Poly);
+            polyt1_unpack(r: *mut Poly, a: *const u8);
+            polyt0_pack(r: *mut u8, a: *const Poly);
+            polyt0_unpack(r: *mut Poly, a: *const u8);
+            polyz_pack(r: *mut u8, a: *const Poly);
+            polyz_unpack(r: *mut Poly, a: *const u8);
+            polyw1_pack(r: *mut u8, a: *const Poly);
+            polyvecl_pointwise_acc_montgomery(w: *mut Poly, u: *const Poly, v: *const Poly);
+            polyvec_matrix_expand(mat: *mut Poly, rho: *const u8);
+            pack_sig(sig: *mut u8, c: *const u8, z: *const Poly, h: *const Poly);
+            unpack_sig(c: *mut u8, z: *mut Poly, h: *mut Poly, sig: *const u8) -> i32;
+            crypto_sign_keypair(pk: *mut u8, sk: *mut u8) -> i32;
+            crypto_sign_signature_ctx(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, sk: *const u8) -> i32;
+            crypto_sign_verify_ctx(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8) -> i32;
+        }
+    };
 }
 
-macro_rules! c_table {
-    ($table:ident, $name:literal, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
+/// The table type: a field per symbol.
+macro_rules! c_kernels_type {
+    (() $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
+        /// One PQClean variant for one parameter set.
+        #[derive(Debug)]
+        pub struct CKernels {
+            /// "c-clean", "c-avx2" or "c-aarch64".
+            pub name: &'static str,
+            /// The parameter set these symbols were compiled for.
+            pub params: Params,
+            $($f: unsafe extern "C" fn($($t),*) $(-> $r)?,)*
+            /// clean and aarch64: `poly_make_hint(poly *h, ...)`.
+            poly_make_hint: Option<unsafe extern "C" fn(*mut Poly, *const Poly, *const Poly) -> u32>,
+            avx2: Option<Avx2Only>,
+        }
+    };
+}
+with_symbols!(c_kernels_type!());
+
+/// One variant's table for one set: the symbols declared with `$prefix` and collected.
+macro_rules! c_table_of {
+    (($table:ident, $name:literal, $prefix:literal, $params:expr, $mh:tt, $avx:tt)
+     $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
         pub(crate) static $table: CKernels = {
             unsafe extern "C" {
-                c_table!(@decl $prefix;
-                    poly_reduce(a: *mut Poly);
-                    poly_caddq(a: *mut Poly);
-                    poly_add(c: *mut Poly, a: *const Poly, b: *const Poly);
-                    poly_sub(c: *mut Poly, a: *const Poly, b: *const Poly);
-                    poly_shiftl(a: *mut Poly);
-                    poly_ntt(a: *mut Poly);
-                    poly_invntt_tomont(a: *mut Poly);
-                    poly_pointwise_montgomery(c: *mut Poly, a: *const Poly, b: *const Poly);
-                    poly_power2round(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
-                    poly_decompose(a1: *mut Poly, a0: *mut Poly, a: *const Poly);
-                    poly_use_hint(b: *mut Poly, a: *const Poly, h: *const Poly);
-                    poly_chknorm(a: *const Poly, b: i32) -> i32;
-                    poly_uniform(a: *mut Poly, seed: *const u8, nonce: u16);
-                    poly_uniform_eta(a: *mut Poly, seed: *const u8, nonce: u16);
-                    poly_uniform_gamma1(a: *mut Poly, seed: *const u8, nonce: u16);
-                    poly_challenge(c: *mut Poly, seed: *const u8);
-                    polyeta_pack(r: *mut u8, a: *const Poly);
-                    polyeta_unpack(r: *mut Poly, a: *const u8);
-                    polyt1_pack(r: *mut u8, a: *const Poly);
-                    polyt1_unpack(r: *mut Poly, a: *const u8);
-                    polyt0_pack(r: *mut u8, a: *const Poly);
-                    polyt0_unpack(r: *mut Poly, a: *const u8);
-                    polyz_pack(r: *mut u8, a: *const Poly);
-                    polyz_unpack(r: *mut Poly, a: *const u8);
-                    polyw1_pack(r: *mut u8, a: *const Poly);
-                    polyvecl_pointwise_acc_montgomery(w: *mut Poly, u: *const Poly, v: *const Poly);
-                    polyvec_matrix_expand(mat: *mut Poly, rho: *const u8);
-                    pack_sig(sig: *mut u8, c: *const u8, z: *const Poly, h: *const Poly);
-                    unpack_sig(c: *mut u8, z: *mut Poly, h: *mut Poly, sig: *const u8) -> i32;
-                    crypto_sign_keypair(pk: *mut u8, sk: *mut u8) -> i32;
-                    crypto_sign_signature_ctx(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, sk: *const u8) -> i32;
-                    crypto_sign_verify_ctx(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8) -> i32;
-                );
+                $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
             }
             CKernels {
                 name: $name,
                 params: $params,
-                poly_reduce, poly_caddq, poly_add, poly_sub, poly_shiftl, poly_ntt, poly_invntt_tomont,
-                poly_pointwise_montgomery, poly_power2round, poly_decompose, poly_use_hint, poly_chknorm,
-                poly_uniform, poly_uniform_eta, poly_uniform_gamma1, poly_challenge, polyeta_pack,
-                polyeta_unpack, polyt1_pack, polyt1_unpack, polyt0_pack, polyt0_unpack, polyz_pack,
-                polyz_unpack, polyw1_pack, polyvecl_pointwise_acc_montgomery, polyvec_matrix_expand,
-                pack_sig, unpack_sig, crypto_sign_keypair, crypto_sign_signature_ctx, crypto_sign_verify_ctx,
+                $($f,)*
                 poly_make_hint: c_table!(@make_hint $prefix $mh),
                 avx2: c_table!(@avx2 $prefix $avx),
             }
         };
     };
-    (@decl $prefix:literal; $($f:ident($($a:ident : $t:ty),*) $(-> $r:ty)?;)*) => {
-        $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
+}
+
+macro_rules! c_table {
+    ($table:ident, $name:literal, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
+        with_symbols!(c_table_of!($table, $name, $prefix, $params, $mh, $avx));
     };
     (@make_hint $prefix:literal poly) => {{
         unsafe extern "C" {
@@ -161,8 +130,12 @@ macro_rules! c_table {
         }
         Some(poly_make_hint)
     }};
-    (@make_hint $prefix:literal none) => { None };
-    (@avx2 $prefix:literal none) => { None };
+    (@make_hint $prefix:literal none) => {
+        None
+    };
+    (@avx2 $prefix:literal none) => {
+        None
+    };
     (@avx2 $prefix:literal yes) => {{
         unsafe extern "C" {
             #[link_name = concat!($prefix, "poly_nttunpack")]
@@ -176,7 +149,13 @@ macro_rules! c_table {
             #[link_name = concat!($prefix, "f1600x4")]
             fn f1600x4(s: *mut u64, rc: *const u64);
         }
-        Some(Avx2Only { poly_nttunpack, poly_make_hint, rej_uniform_avx, rej_eta_avx, f1600x4 })
+        Some(Avx2Only {
+            poly_nttunpack,
+            poly_make_hint,
+            rej_uniform_avx,
+            rej_eta_avx,
+            f1600x4,
+        })
     }};
 }
 

@@ -12,6 +12,11 @@ use mldsa::Params;
 use mldsa::params::{Eta, Gamma1, Gamma2};
 use mldsa::poly::Poly;
 
+/// Every variant's name, whether or not this machine has it.
+pub fn names() -> Vec<&'static str> {
+    Variant::ALL.iter().map(|v| v.name()).collect()
+}
+
 /// Every PQClean variant this build and CPU run.
 pub fn oracles() -> Vec<Box<dyn Oracle>> {
     Variant::ALL
