@@ -12,129 +12,55 @@ use core::ffi::c_int;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use mldsa::poly::Poly;
 
-type Keypair = unsafe extern "C" fn(*mut u8, *mut u8, *const u8) -> c_int;
-type SignInternal = unsafe extern "C" fn(
-    *mut u8,
-    *mut usize,
-    *const u8,
-    usize,
-    *const u8,
-    usize,
-    *const u8,
-    *const u8,
-    c_int,
-) -> c_int;
-type SignPreHash = unsafe extern "C" fn(
-    *mut u8,
-    *mut usize,
-    *const u8,
-    usize,
-    *const u8,
-    usize,
-    *const u8,
-    *const u8,
-    c_int,
-) -> c_int;
-type Verify =
-    unsafe extern "C" fn(*const u8, usize, *const u8, usize, *const u8, usize, *const u8) -> c_int;
-type VerifyInternal = unsafe extern "C" fn(
-    *const u8,
-    usize,
-    *const u8,
-    usize,
-    *const u8,
-    usize,
-    *const u8,
-    c_int,
-) -> c_int;
-type VerifyPreHash = VerifyInternal;
+/// Calls `$m!` with `($($args)*)` and every API function of one mldsa-native build with its C
+/// signature (after the build's prefix): the one list the table type, the `extern`
+/// declarations and each table are generated from.
+macro_rules! with_functions {
+    ($m:ident!($($args:tt)*)) => {
+        $m! {
+            ($($args)*)
+            keypair_internal(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
+            signature_internal(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize, pre: *const u8, prelen: usize, rnd: *const u8, sk: *const u8, externalmu: c_int) -> c_int;
+            signature_pre_hash_internal(sig: *mut u8, siglen: *mut usize, ph: *const u8, phlen: usize, ctx: *const u8, ctxlen: usize, rnd: *const u8, sk: *const u8, hashalg: c_int) -> c_int;
+            verify(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8) -> c_int;
+            verify_internal(sig: *const u8, siglen: usize, m: *const u8, mlen: usize, pre: *const u8, prelen: usize, pk: *const u8, externalmu: c_int) -> c_int;
+            verify_pre_hash_internal(sig: *const u8, siglen: usize, ph: *const u8, phlen: usize, ctx: *const u8, ctxlen: usize, pk: *const u8, hashalg: c_int) -> c_int;
+        }
+    };
+}
 
-/// mldsa-native's API for one parameter set of one build.
-#[derive(Debug)]
-pub(super) struct Api {
-    /// Encoded sizes (pk, sk, sig).
-    pub(super) sizes: (usize, usize, usize),
-    keypair_internal: Keypair,
-    signature_internal: SignInternal,
-    signature_pre_hash_internal: SignPreHash,
-    verify: Verify,
-    verify_internal: VerifyInternal,
-    verify_pre_hash_internal: VerifyPreHash,
+/// The table type: a field per function.
+macro_rules! api_type {
+    (() $($f:ident($($a:ident: $t:ty),*) -> $r:ty;)*) => {
+        /// mldsa-native's API for one parameter set of one build.
+        #[derive(Debug)]
+        pub(super) struct Api {
+            /// Encoded sizes (pk, sk, sig).
+            pub(super) sizes: (usize, usize, usize),
+            $($f: unsafe extern "C" fn($($t),*) -> $r,)*
+        }
+    };
+}
+with_functions!(api_type!());
+
+/// One build's table for one set: the functions declared with `$prefix` and collected.
+macro_rules! api_of {
+    (($name:ident, $prefix:literal, $sizes:expr) $($f:ident($($a:ident: $t:ty),*) -> $r:ty;)*) => {
+        pub(crate) static $name: Api = {
+            unsafe extern "C" {
+                $( #[link_name = concat!($prefix, "_", stringify!($f))] fn $f($($a: $t),*) -> $r; )*
+            }
+            Api {
+                sizes: $sizes,
+                $($f,)*
+            }
+        };
+    };
 }
 
 macro_rules! api {
     ($name:ident, $prefix:literal, $sizes:expr) => {
-        pub(crate) static $name: Api = {
-            unsafe extern "C" {
-                #[link_name = concat!($prefix, "_keypair_internal")]
-                fn keypair_internal(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
-                #[link_name = concat!($prefix, "_signature_internal")]
-                fn signature_internal(
-                    sig: *mut u8,
-                    siglen: *mut usize,
-                    m: *const u8,
-                    mlen: usize,
-                    pre: *const u8,
-                    prelen: usize,
-                    rnd: *const u8,
-                    sk: *const u8,
-                    externalmu: c_int,
-                ) -> c_int;
-                #[link_name = concat!($prefix, "_signature_pre_hash_internal")]
-                fn signature_pre_hash_internal(
-                    sig: *mut u8,
-                    siglen: *mut usize,
-                    ph: *const u8,
-                    phlen: usize,
-                    ctx: *const u8,
-                    ctxlen: usize,
-                    rnd: *const u8,
-                    sk: *const u8,
-                    hashalg: c_int,
-                ) -> c_int;
-                #[link_name = concat!($prefix, "_verify")]
-                fn verify(
-                    sig: *const u8,
-                    siglen: usize,
-                    m: *const u8,
-                    mlen: usize,
-                    ctx: *const u8,
-                    ctxlen: usize,
-                    pk: *const u8,
-                ) -> c_int;
-                #[link_name = concat!($prefix, "_verify_internal")]
-                fn verify_internal(
-                    sig: *const u8,
-                    siglen: usize,
-                    m: *const u8,
-                    mlen: usize,
-                    pre: *const u8,
-                    prelen: usize,
-                    pk: *const u8,
-                    externalmu: c_int,
-                ) -> c_int;
-                #[link_name = concat!($prefix, "_verify_pre_hash_internal")]
-                fn verify_pre_hash_internal(
-                    sig: *const u8,
-                    siglen: usize,
-                    ph: *const u8,
-                    phlen: usize,
-                    ctx: *const u8,
-                    ctxlen: usize,
-                    pk: *const u8,
-                    hashalg: c_int,
-                ) -> c_int;
-            }
-            Api {
-                sizes: $sizes,
-                keypair_internal,
-                signature_internal,
-                signature_pre_hash_internal,
-                verify,
-                verify_internal,
-                verify_pre_hash_internal,
-            }
-        };
+        with_functions!(api_of!($name, $prefix, $sizes));
     };
 }
 
