@@ -26,16 +26,43 @@ type PackFn = unsafe extern "C" fn(*mut u8, *const Poly);
 type UnpackFn = unsafe extern "C" fn(*mut Poly, *const u8);
 type SampleFn = unsafe extern "C" fn(*mut Poly, *const u8, u16);
 
-/// Kernels only the AVX2 variant has, or has with another signature.
-#[derive(Debug)]
-pub struct Avx2Only {
-    poly_nttunpack: PolyFn,
-    /// Writes the positions of the hint ones and returns their count.
-    poly_make_hint: unsafe extern "C" fn(*mut u8, *const Poly, *const Poly) -> u32,
-    rej_uniform_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
-    rej_eta_avx: unsafe extern "C" fn(*mut i32, *const u8) -> u32,
-    /// Keccak-f[1600] on four interleaved states with a caller-supplied round-constant table.
-    f1600x4: unsafe extern "C" fn(*mut u64, *const u64),
+/// Calls `$m!` with `($($args)*)` and every symbol only the AVX2 variant exports (or exports
+/// with another signature): the one list [`Avx2Only`] and its tables are generated from.
+macro_rules! with_avx2_only_symbols {
+    ($m:ident!($($args:tt)*)) => {
+        $m! {
+            ($($args)*)
+            poly_nttunpack(a: *mut Poly);
+            // Writes the positions of the hint ones and returns their count.
+            poly_make_hint(hint: *mut u8, a0: *const Poly, a1: *const Poly) -> u32;
+            rej_uniform_avx(r: *mut i32, buf: *const u8) -> u32;
+            rej_eta_avx(r: *mut i32, buf: *const u8) -> u32;
+            // Keccak-f[1600] on four interleaved states, with a caller-supplied table of round
+            // constants.
+            f1600x4(s: *mut u64, rc: *const u64);
+        }
+    };
+}
+
+macro_rules! avx2_only_type {
+    (() $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
+        /// Kernels only the AVX2 variant has, or has with another signature.
+        #[derive(Debug)]
+        pub struct Avx2Only {
+            $($f: unsafe extern "C" fn($($t),*) $(-> $r)?,)*
+        }
+    };
+}
+with_avx2_only_symbols!(avx2_only_type!());
+
+/// The AVX2 variant's [`Avx2Only`] table: the symbols declared with `$prefix` and collected.
+macro_rules! avx2_only_table {
+    (($prefix:literal) $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {{
+        unsafe extern "C" {
+            $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
+        }
+        Some(Avx2Only { $($f,)* })
+    }};
 }
 
 /// Calls `$m!` with `($($args)*)` and every symbol every PQClean variant exports, each with
@@ -136,27 +163,9 @@ macro_rules! c_table {
     (@avx2 $prefix:literal none) => {
         None
     };
-    (@avx2 $prefix:literal yes) => {{
-        unsafe extern "C" {
-            #[link_name = concat!($prefix, "poly_nttunpack")]
-            fn poly_nttunpack(a: *mut Poly);
-            #[link_name = concat!($prefix, "poly_make_hint")]
-            fn poly_make_hint(hint: *mut u8, a0: *const Poly, a1: *const Poly) -> u32;
-            #[link_name = concat!($prefix, "rej_uniform_avx")]
-            fn rej_uniform_avx(r: *mut i32, buf: *const u8) -> u32;
-            #[link_name = concat!($prefix, "rej_eta_avx")]
-            fn rej_eta_avx(r: *mut i32, buf: *const u8) -> u32;
-            #[link_name = concat!($prefix, "f1600x4")]
-            fn f1600x4(s: *mut u64, rc: *const u64);
-        }
-        Some(Avx2Only {
-            poly_nttunpack,
-            poly_make_hint,
-            rej_uniform_avx,
-            rej_eta_avx,
-            f1600x4,
-        })
-    }};
+    (@avx2 $prefix:literal yes) => {
+        with_avx2_only_symbols!(avx2_only_table!($prefix))
+    };
 }
 
 c_table!(CLEAN_44, "c-clean", "PQCLEAN_MLDSA44_CLEAN_", ML_DSA_44, make_hint: poly, avx2: none);
