@@ -221,6 +221,13 @@ fn main() -> ExitCode {
     let mut errors = 0;
     for run in runs {
         println!("backend {}", run.name());
+        // Which 4-way Keccak the Neon backend takes here (the SHA3 instructions or plain
+        // Neon): scripts/ct-valgrind.sh checks it against the emulated CPU.
+        #[cfg(target_arch = "aarch64")]
+        if matches!(run, Run::Kind(BackendKind::Neon)) {
+            let sha3 = std::arch::is_aarch64_feature_detected!("sha3");
+            println!("  neon keccak: {}", if sha3 { "sha3" } else { "plain" });
+        }
         for p in &ALL_PARAMS {
             let e = one_set(run, p, keys, sigs, &mut seen);
             println!(
