@@ -133,8 +133,10 @@ trap 'rm -rf "$run"' EXIT
     echo 'mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp'
     echo 'for m in $(cat /modules/order); do insmod /modules/$m.ko || echo "qemu-guest: insmod $m failed"; done'
     printf 'mkdir -p %q\n' "$root"
-    printf 'mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none checkout %q || echo "qemu-guest: mount failed"\n' "$root"
-    printf 'cd %q\n' "$PWD"
+    # No command runs without the checkout: the run fails (status 125) instead.
+    echo 'fail() { echo "qemu-guest: $1"; echo "qemu-guest: exit 125"; poweroff -f; }'
+    printf 'mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none checkout %q || fail "the checkout could not be mounted"\n' "$root"
+    printf 'cd %q || fail "no such directory in the guest"\n' "$PWD"
     while IFS= read -r kv; do printf 'export %q\n' "$kv"; done < <(env | grep -E '^MLDSA_[A-Z0-9_]*=' || true)
     printf '%q ' "$@"
     echo

@@ -353,7 +353,6 @@ fn api_m_prime(case: &Case) -> Option<Vec<u8>> {
     }
 }
 
-/// What FIPS 204 makes of a public-API sign case (see its entry).
 /// A well-formed api_sign case whose key has s1 or s2 out of range: FIPS 204 does not fix the
 /// answer (Alg. 7 assumes a key from Alg. 6), so every signer is held to the reference.
 fn api_sign_held_to_reference(check: Check, case: &Case) -> bool {
@@ -363,6 +362,8 @@ fn api_sign_held_to_reference(check: Check, case: &Case) -> bool {
         && !crate::craft::sign::in_range(&p, &case.sk)
 }
 
+/// What FIPS 204 makes of a public-API sign case (see its entry) whose key is not held to the
+/// reference.
 fn api_signed(check: Check, case: &Case) -> Expected {
     use sha3::digest::{ExtendableOutput, Update, XofReader};
     let p = check.params();
