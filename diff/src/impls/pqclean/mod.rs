@@ -56,6 +56,7 @@ macro_rules! avx2_only_type {
 with_avx2_only_symbols!(avx2_only_type!());
 
 /// The AVX2 variant's [`Avx2Only`] table: the symbols declared with `$prefix` and collected.
+#[cfg(target_arch = "x86_64")]
 macro_rules! avx2_only_table {
     (($prefix:literal) $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {{
         unsafe extern "C" {
