@@ -194,13 +194,16 @@ if [ "$skip_vectors" = 1 ]; then
     test_args=(-- --skip every_published_vector_through_every_implementation)
 fi
 "${runner[@]}" test --workspace --target "$target" "${test_args[@]}"
+# The transcript and the check run the test profile's mldsa-diff, which the tests above built
+# (optimised, with debug assertions: every kernel's contract is checked on the target too),
+# instead of building the whole harness a second time in release.
 echo "== transcript on $target"
 for b in "${backends[@]}"; do
-    "${runner[@]}" run --release --target "$target" -p mldsa-diff -- transcript --backend "$b"
+    "${runner[@]}" run --profile test --target "$target" -p mldsa-diff -- transcript --backend "$b"
 done
 if [ "$run_check" = 1 ]; then
     echo "== mldsa-diff check on $target"
-    "${runner[@]}" run --release --target "$target" -p mldsa-diff -- check --cases "$cases" --e2e-cases "$e2e" \
+    "${runner[@]}" run --profile test --target "$target" -p mldsa-diff -- check --cases "$cases" --e2e-cases "$e2e" \
         --no-progress ${require:+--require-backends "$require"} \
         --report-dir "$root/target/mldsa-diff-reports-$target${qemu_cpu:+-$qemu_cpu}"
 fi
