@@ -9,6 +9,8 @@
 #   MLDSA_FUZZ_TARGETS  space-separated targets to build (default: every target); used by
 #                       scripts/cflite-build-test.sh to keep its local test short.
 #   MLDSA_SRC           the project checkout (default: $SRC/mldsa)
+#   MLDSA_DIFF_BIN      an mldsa-diff built from this checkout, used for the seed corpora
+#                       instead of building one
 # Run outside a container by scripts/cflite-build-test.sh, which sets the variables above.
 set -o pipefail
 project=${MLDSA_SRC:-$SRC/mldsa}
@@ -38,10 +40,17 @@ esac
 
 # The seed corpora come from mldsa-diff, a plain host tool: build it without the sanitizer and
 # coverage flags (the builder's CFLAGS would instrument the PQClean C code it links).
-host_target="$WORK/host-target"
-env -u CFLAGS -u CXXFLAGS RUSTFLAGS='--cfg getrandom_backend="custom"' \
-    cargo build --release -p mldsa-diff --target-dir "$host_target"
-mldsa_diff="$host_target/release/mldsa-diff"
+# MLDSA_DIFF_BIN: an mldsa-diff already built from this checkout (scripts/cflite-build-test.sh
+# passes the one .ci/run's main job built) instead of a second build.
+if [ -n "${MLDSA_DIFF_BIN:-}" ]; then
+    [ -x "$MLDSA_DIFF_BIN" ] || { echo "build.sh: MLDSA_DIFF_BIN=$MLDSA_DIFF_BIN is not an executable" >&2; exit 1; }
+    mldsa_diff=$MLDSA_DIFF_BIN
+else
+    host_target="$WORK/host-target"
+    env -u CFLAGS -u CXXFLAGS RUSTFLAGS='--cfg getrandom_backend="custom"' \
+        cargo build --release -p mldsa-diff --target-dir "$host_target"
+    mldsa_diff="$host_target/release/mldsa-diff"
+fi
 
 if [ -n "${MLDSA_FUZZ_TARGETS:-}" ]; then
     read -r -a targets <<<"$MLDSA_FUZZ_TARGETS"

@@ -6,16 +6,18 @@
 # that each built target and (except for the public-API targets, which have none) its
 # <target>_seed_corpus.zip are in OUT and runs one target for a few seconds on its unpacked
 # seed corpus.
-#   scripts/cflite-build-test.sh [--targets "T1 T2"] [--seconds S] [--keep]
+#   scripts/cflite-build-test.sh [--targets "T1 T2"] [--seconds S] [--keep] [--diff-bin PATH]
 #   --targets  targets to build (default "ntt sign_44": a kernel and an end-to-end target;
 #              "all" builds every target, as ClusterFuzzLite does)
 #   --seconds  how long the first target fuzzes its seed corpus (default 5)
 #   --keep     keep the SRC/OUT/WORK directories (printed) instead of deleting them
+#   --diff-bin an mldsa-diff built from this checkout, for the seed corpora (build.sh's
+#              MLDSA_DIFF_BIN), instead of build.sh building one (.ci/run passes its own)
 # Needs clang, libc++ (Debian: clang libc++-dev libc++abi-dev), zip, unzip, a nightly Rust
 # (FUZZ_TOOLCHAIN, default nightly) and cargo-fuzz; as root it installs the Debian packages.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 need() {
     if [ "$#" -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
         echo "cflite-build-test.sh: option $1 needs a value" >&2
@@ -25,11 +27,13 @@ need() {
 targets="ntt sign_44"
 seconds=5
 keep=0
+diff_bin=
 while [ $# -gt 0 ]; do
     case "$1" in
         --targets) need "$@"; targets=$2; shift 2 ;;
         --seconds) need "$@"; case "$2" in *[!0-9]*) echo "cflite-build-test.sh: --seconds: not a number: $2" >&2; exit 2 ;; esac; seconds=$2; shift 2 ;;
         --keep) keep=1; shift ;;
+        --diff-bin) need "$@"; diff_bin=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "cflite-build-test.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -70,12 +74,12 @@ env SRC="$base/src" OUT="$base/out" WORK="$base/work" \
     LIB_FUZZING_ENGINE="-fsanitize=fuzzer" SANITIZER=address FUZZING_ENGINE=libfuzzer \
     FUZZING_LANGUAGE=rust ARCHITECTURE=x86_64 \
     RUSTFLAGS="--cfg fuzzing -Cdebuginfo=1 -Cforce-frame-pointers" \
-    RUSTUP_TOOLCHAIN="$toolchain" MLDSA_FUZZ_TARGETS="$targets" \
+    RUSTUP_TOOLCHAIN="$toolchain" MLDSA_FUZZ_TARGETS="$targets" MLDSA_DIFF_BIN="$diff_bin" \
     bash "$root/.clusterfuzzlite/build.sh"
 
 # Every target build.sh builds (one per check, each with its seed corpus), from the host tool
 # build.sh left in WORK.
-diff_bin="$base/work/host-target/release/mldsa-diff"
+diff_bin=${diff_bin:-$base/work/host-target/release/mldsa-diff}
 built=()
 if [ -n "$targets" ]; then
     read -r -a built <<<"$targets"
