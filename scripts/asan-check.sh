@@ -37,8 +37,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-cargo "+$toolchain" --version >/dev/null 2>&1 \
-    || { echo "asan-check.sh: the $toolchain toolchain is missing: rustup toolchain install $toolchain" >&2; exit 2; }
+if ! cargo_version=$(cargo "+$toolchain" --version 2>&1); then
+    echo "$cargo_version" >&2
+    echo "asan-check.sh: the $toolchain toolchain is missing: rustup toolchain install $toolchain" >&2
+    exit 2
+fi
 host=$(rustc "+$toolchain" -vV | sed -n 's/^host: //p')
 # RUSTFLAGS replaces .cargo/config.toml's flags: keep the getrandom cfg the harness needs.
 export RUSTFLAGS="-Zsanitizer=address --cfg getrandom_backend=\"custom\""

@@ -55,8 +55,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
-cargo "+$toolchain" fuzz --version >/dev/null 2>&1 \
-    || { echo "cargo-fuzz or the $toolchain toolchain is missing: cargo install cargo-fuzz --locked; rustup toolchain install $toolchain" >&2; exit 1; }
+if ! fuzz_version=$(cargo "+$toolchain" fuzz --version 2>&1); then
+    echo "$fuzz_version" >&2
+    echo "cargo-fuzz or the $toolchain toolchain is missing: cargo install cargo-fuzz --locked; rustup toolchain install $toolchain" >&2
+    exit 1
+fi
 
 base=$(mktemp -d)
 if [ "$keep" = 0 ]; then trap 'rm -rf "$base"' EXIT; else echo "keeping $base"; fi

@@ -14,7 +14,8 @@
 #                  Default on aarch64: neon,c-aarch64,mldsa-native-aarch64,libcrux-neon
 #                  (plus neon-plain with --qemu-cpu max; without c-aarch64 with another
 #                  --qemu-cpu: PQClean's aarch64 code needs SHA3); on s390x: mldsa-native.
-# --no-check       only the tests, the KATs and the transcripts (no `mldsa-diff check`).
+# --no-check       only the tests (the KATs and the transcript among them; no
+#                  `mldsa-diff check` at --cases/--e2e-cases).
 # --skip-vectors   leave the run of every published vector through every implementation
 #                  (diff/tests/vectors.rs, about 90 s under QEMU) to another leg; the KATs
 #                  still run every vector through this crate's backends here.
@@ -28,8 +29,11 @@
 #                  runner; installed with apt-get when run as root). Default: cross when a
 #                  container engine and cross are present, else cargo.
 #
-# Every Rust backend the target has runs the transcript, which must equal the committed
-# digest (diff/transcript.expected).
+# The workspace tests include the transcript (diff/tests/transcript.rs: every Rust backend the
+# target has must reproduce diff/transcript.expected), every check through every implementation
+# at 300 kernel and 6 end-to-end cases (diff/tests/harness.rs), and MLDSA_REQUIRE_BACKENDS
+# (--require) is asserted by the KATs and that check. `mldsa-diff transcript --backend B
+# --write FILE` writes a platform's digest for scripts/compare-transcripts.sh (premerge.yml).
 set -euo pipefail
 
 usage() { sed -n 2,30p "$0"; }
@@ -75,7 +79,6 @@ case "$target" in
         gnu=aarch64-linux-gnu
         qemu="qemu-aarch64"
         libc=libc6-dev-arm64-cross
-        backends=(portable neon)
         # PQClean's aarch64 code needs the SHA3 instructions (QEMU's default CPU and `max`
         # have them; a Cortex-A72 does not, and there only c-clean compares).
         # mldsa-native's AArch64 backend and libcrux's Neon code run on every AArch64 CPU.
@@ -89,7 +92,6 @@ case "$target" in
         gnu=s390x-linux-gnu
         qemu="qemu-s390x"
         libc=libc6-dev-s390x-cross
-        backends=(portable)
         # No native backend: mldsa-native compares through its portable C build only.
         default_require=mldsa-native
         ;;
@@ -194,13 +196,8 @@ if [ "$skip_vectors" = 1 ]; then
     test_args=(-- --skip every_published_vector_through_every_implementation)
 fi
 "${runner[@]}" test --workspace --target "$target" "${test_args[@]}"
-# The transcript and the check run the test profile's mldsa-diff, which the tests above built
-# (optimised, with debug assertions: every kernel's contract is checked on the target too),
-# instead of building the whole harness a second time in release.
-echo "== transcript on $target"
-for b in "${backends[@]}"; do
-    "${runner[@]}" run --profile test --target "$target" -p mldsa-diff -- transcript --backend "$b"
-done
+# The check runs the test profile's mldsa-diff (optimised, with debug assertions: every
+# kernel's contract is checked on the target too) rather than a second, release, build.
 if [ "$run_check" = 1 ]; then
     echo "== mldsa-diff check on $target"
     "${runner[@]}" run --profile test --target "$target" -p mldsa-diff -- check --cases "$cases" --e2e-cases "$e2e" \

@@ -114,8 +114,11 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 # cargo fuzz sets RUSTFLAGS, which replaces .cargo/config.toml's: pass the getrandom cfg here.
 export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
-cargo "+$toolchain" fuzz --version >/dev/null 2>&1 \
-    || { echo "cargo-fuzz or the $toolchain toolchain is missing: cargo install cargo-fuzz; rustup toolchain install $toolchain" >&2; exit 2; }
+if ! fuzz_version=$(cargo "+$toolchain" fuzz --version 2>&1); then
+    echo "$fuzz_version" >&2
+    echo "cargo-fuzz or the $toolchain toolchain is missing: cargo install cargo-fuzz; rustup toolchain install $toolchain" >&2
+    exit 2
+fi
 
 # libFuzzer itself without AddressSanitizer. libfuzzer-sys compiles libFuzzer with the cc
 # crate, which copies -Zsanitizer=address from RUSTFLAGS into the C++ flags: the engine's own
