@@ -7,14 +7,14 @@
 # cells (pass/FAIL and seconds) and writes it to target/ct-matrix/table.md.
 #   scripts/ct-matrix.sh [--cells quick|ci|full] [--toolchain L] [--opt L] [--lto L] [--cu L]
 #                        [--cpu L] [--backend B]... [--keys N] [--sigs N] [--shard I/N]
-#                        [--clean] [--list]
+#                        [--target aarch64-unknown-linux-gnu [--qemu-cpu C]] [--clean] [--list]
 #   --cells       a preset (default quick):
 #                   ci     two cells, for .ci/run (after its ct-valgrind.sh of the release
 #                          profile): stable-Oz-lto1-cu1-v3, msrv-O1-lto0-cu16-base
 #                   quick  the pre-merge set: the release profile (stable-O3-lto0-cu16-base),
 #                          ci's two and nightly-Os-lto1-cu1-v3
 #                   full   every combination of the lists below (the nightly job)
-#                 Off x86_64 the presets' v3 cells are base cells.
+#                 Off x86_64 (and with --target) the presets' v3 cells are base cells.
 #   --toolchain   comma-separated: msrv (rust-version of Cargo.toml), stable (rust-toolchain.toml),
 #                 nightly ($FUZZ_TOOLCHAIN, else the one .github/workflows/nightly.yml pins), or a
 #                 rustup toolchain name (default: msrv,stable,nightly)
@@ -28,6 +28,11 @@
 #   --cell C      one cell by name (repeatable; instead of a preset), e.g. msrv-Os-lto1-cu1-v3:
 #                 <toolchain>-O<opt>-lto<0|1>-cu<n>-<cpu>
 #   --backend     passed to ct-valgrind.sh (default: every backend of this machine)
+#   --target      passed to ct-valgrind.sh: each cell cross-built for aarch64 and run in an
+#                 emulated arm64 machine (portable and Neon; Neon on its plain Keccak path, the
+#                 one valgrind can run); the cells' builds and table go to
+#                 target/ct-matrix-<target>. --cpu then names aarch64 CPUs (default base).
+#   --qemu-cpu    with --target: the emulated CPU (ct-valgrind.sh's default, max)
 #   --keys/--sigs passed to ct-valgrind.sh (defaults 4 and 8)
 #   --shard I/N   only the cells whose 1-based index is I modulo N (for a CI job matrix)
 #   --clean       remove each cell's build after its run (the logs stay)
@@ -47,6 +52,8 @@ need() {
     fi
 }
 arch=$(uname -m)
+target=
+qemu_cpu=0
 preset=
 tcs=
 opts=
@@ -68,6 +75,8 @@ while [ $# -gt 0 ]; do
         --cpu) need "$@"; cpus=$2; shift 2 ;;
         --cell) need "$@"; named+=("$2"); shift 2 ;;
         --backend | --keys | --sigs) need "$@"; pass+=("$1" "$2"); shift 2 ;;
+        --qemu-cpu) need "$@"; qemu_cpu=1; pass+=("$1" "$2"); shift 2 ;;
+        --target) need "$@"; target=$2; pass+=("$1" "$2"); shift 2 ;;
         --shard) need "$@"; shard=$2; shift 2 ;;
         --clean) clean=1; shift ;;
         --list) list=1; shift ;;
@@ -76,6 +85,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+case "$target" in
+    "") [ "$qemu_cpu" = 0 ] || die "--qemu-cpu needs --target" ;;
+    aarch64-unknown-linux-gnu) arch=aarch64 ;;
+    *) die "--target: only aarch64-unknown-linux-gnu (ct-valgrind.sh's), not $target" ;;
+esac
 explicit=$([ -n "$tcs$opts$ltos$cus$cpus" ] && echo 1 || echo 0)
 if [ ${#named[@]} -gt 0 ]; then
     { [ -z "$preset" ] && [ "$explicit" = 0 ]; } || die "--cell names its cells: no --cells or lists with it"
@@ -139,6 +153,11 @@ if [ -n "$shard" ]; then
     done
     cells=("${mine[@]}")
 fi
+if [ "$arch" != x86_64 ]; then
+    for c in "${cells[@]}"; do
+        [ "${c%-v3}" = "$c" ] || die "cell $c: v3 (x86-64-v3) is x86_64 only"
+    done
+fi
 if [ "$list" = 1 ]; then
     printf '%s\n' "${cells[@]}"
     exit 0
@@ -159,7 +178,7 @@ resolve() {
 v3_ok=1
 for f in avx2 bmi2 fma movbe; do grep -qw "$f" /proc/cpuinfo || v3_ok=0; done
 
-out=target/ct-matrix
+out=target/ct-matrix${target:+-$target}
 mkdir -p "$out"
 rows=()
 failed=()
@@ -222,7 +241,12 @@ table=$out/table.md
     for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 } >"$table"
 echo
-echo "== ct-matrix: $(uname -m), valgrind $(valgrind --version 2>/dev/null | sed 's/valgrind-//'), ${#cells[@]} cells (table: $table)"
+if [ -n "$target" ]; then
+    where="$target in an emulated arm64 machine (the guest's valgrind)"
+else
+    where="$arch, valgrind $(valgrind --version 2>/dev/null | sed 's/valgrind-//')"
+fi
+echo "== ct-matrix: $where, ${#cells[@]} cells (table: $table)"
 cat "$table"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "ct-matrix: FAILED: ${failed[*]}"

@@ -154,7 +154,7 @@ timeout "$timeout" qemu-system-aarch64 -M virt -cpu "$cpu" -m "$memory" -smp 1 \
     -kernel "$dir/vmlinuz" -initrd "$run/initrd.gz" \
     -append "console=ttyAMA0 rdinit=/init panic=-1 quiet" \
     -virtfs "local,path=$root,mount_tag=checkout,security_model=none,id=checkout" \
-    -display none -serial stdio -monitor none -no-reboot </dev/null | tee "$log" || rc=$?
+    -nic none -display none -serial stdio -monitor none -no-reboot </dev/null | tee "$log" || rc=$?
 [ "$rc" = 0 ] || { echo "qemu-guest.sh: qemu-system-aarch64 failed or timed out (exit $rc)" >&2; exit 1; }
 status=$(sed -n 's/^qemu-guest: exit \([0-9]*\).*/\1/p' "$log" | tail -n 1)
 [ -n "$status" ] || { echo "qemu-guest.sh: the guest did not report the command's exit status" >&2; exit 1; }

@@ -119,78 +119,67 @@ fn same(kind: BackendKind, c: &Contract, what: &str, input: &Poly, want: &Poly, 
     }
 }
 
-fn one_input(b: &dyn Backend1, c: &Contract, f: impl Fn(&dyn Backend1, &Poly) -> Poly) {
-    let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
-    for a in inputs(c.input[0], &mut rng) {
-        same(b.kind(), c, c.name, &a, &f(&Portable, &a), &f(b, &a));
-    }
-}
-
-fn two_inputs(b: &dyn Backend1, c: &Contract, f: impl Fn(&dyn Backend1, &Poly, &Poly) -> Poly) {
-    let mut rng = ChaCha20Rng::seed_from_u64(0xb0b ^ c.name.len() as u64);
-    let xs = inputs(c.input[0], &mut rng);
-    let ys = inputs(c.input[1], &mut rng);
-    // Edge against edge, edge against random, random against random.
-    for (i, x) in xs.iter().enumerate() {
-        for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
-            same(b.kind(), c, c.name, x, &f(&Portable, x, y), &f(b, x, y));
+/// Runs `$body` (kernels called on `$b`, an input bound to `$a`) with `$b` the portable
+/// backend and with `$simd`, on the edge and random inputs of the contract's first input,
+/// and compares the two results as the contract says.
+macro_rules! one_input {
+    ($simd:expr, $c:expr, |$b:ident, $a:ident| $body:expr) => {{
+        let (simd, c): (_, &Contract) = ($simd, $c);
+        let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
+        for input in inputs(c.input[0], &mut rng) {
+            let $a = &input;
+            let want = {
+                let $b = Portable;
+                $body
+            };
+            let got = {
+                let $b = simd;
+                $body
+            };
+            same(kind_of(simd), c, c.name, $a, &want, &got);
         }
-    }
+    }};
 }
 
-/// Object-safe view of the kernels under test (the `Backend` trait has generic methods).
-trait Backend1 {
-    fn kind(&self) -> BackendKind;
-    fn ntt(&self, a: &mut Poly);
-    fn invntt(&self, a: &mut Poly);
-    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly);
-    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]);
-    fn reduce(&self, a: &mut Poly);
-    fn caddq(&self, a: &mut Poly);
-    fn add(&self, a: &mut Poly, b: &Poly);
-    fn sub(&self, a: &mut Poly, b: &Poly);
-    fn shiftl(&self, a: &mut Poly);
-    fn keccak_x4(&self, s: &mut [u64; 100]);
+/// [`one_input!`] for kernels of two inputs (`$x`, `$y`, from the contract's two inputs).
+macro_rules! two_inputs {
+    ($simd:expr, $c:expr, |$b:ident, $x:ident, $y:ident| $body:expr) => {{
+        let (simd, c): (_, &Contract) = ($simd, $c);
+        let mut rng = ChaCha20Rng::seed_from_u64(0xb0b ^ c.name.len() as u64);
+        let xs = inputs(c.input[0], &mut rng);
+        let ys = inputs(c.input[1], &mut rng);
+        // Edge against edge, edge against random, random against random.
+        for (i, x) in xs.iter().enumerate() {
+            for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
+                let ($x, $y) = (x, y);
+                let want = {
+                    let $b = Portable;
+                    $body
+                };
+                let got = {
+                    let $b = simd;
+                    $body
+                };
+                same(kind_of(simd), c, c.name, x, &want, &got);
+            }
+        }
+    }};
 }
 
-impl<B: Backend> Backend1 for B {
-    fn kind(&self) -> BackendKind {
-        B::KIND
-    }
-    /// The NTT, its output mapped to canonical order (the backend may keep its own).
-    fn ntt(&self, a: &mut Poly) {
-        Backend::ntt(*self, a);
-        Backend::ntt_order_to_canonical(*self, a);
-    }
-    /// The inverse NTT of a canonical-order input.
-    fn invntt(&self, a: &mut Poly) {
-        Backend::ntt_order_from_canonical(*self, a);
-        Backend::invntt_tomont(*self, a)
-    }
-    fn pointwise(&self, c: &mut Poly, a: &Poly, b: &Poly) {
-        Backend::pointwise_montgomery(*self, c, a, b)
-    }
-    fn pointwise_acc(&self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
-        Backend::pointwise_acc_montgomery(*self, c, a, b)
-    }
-    fn reduce(&self, a: &mut Poly) {
-        Backend::reduce(*self, a)
-    }
-    fn caddq(&self, a: &mut Poly) {
-        Backend::caddq(*self, a)
-    }
-    fn add(&self, a: &mut Poly, b: &Poly) {
-        Backend::add(*self, a, b)
-    }
-    fn sub(&self, a: &mut Poly, b: &Poly) {
-        Backend::sub(*self, a, b)
-    }
-    fn shiftl(&self, a: &mut Poly) {
-        Backend::shiftl(*self, a)
-    }
-    fn keccak_x4(&self, s: &mut [u64; 100]) {
-        Backend::keccak_f1600_x4(*self, s)
-    }
+fn kind_of<B: Backend>(_: B) -> BackendKind {
+    B::KIND
+}
+
+/// The NTT, its output mapped to canonical order (the backend may keep its own).
+fn ntt_canonical<B: Backend>(b: B, a: &mut Poly) {
+    b.ntt(a);
+    b.ntt_order_to_canonical(a);
+}
+
+/// The inverse NTT of a canonical-order input.
+fn invntt_canonical<B: Backend>(b: B, a: &mut Poly) {
+    b.ntt_order_from_canonical(a);
+    b.invntt_tomont(a);
 }
 
 fn map(a: &Poly, f: impl FnOnce(&mut Poly)) -> Poly {
@@ -209,21 +198,21 @@ fn ntt_and_inverse_are_bit_identical() {
 }
 
 fn ntt_and_inverse_are_bit_identical_on<B: Backend>(simd: B) {
-    one_input(
-        &simd,
+    one_input!(
+        simd,
         &Contract {
             compare: EXACT,
             ..contract::NTT
         },
-        |b, a| map(a, |x| b.ntt(x)),
+        |b, a| map(a, |x| ntt_canonical(b, x))
     );
-    one_input(
-        &simd,
+    one_input!(
+        simd,
         &Contract {
             compare: EXACT,
             ..contract::INVNTT_TOMONT
         },
-        |b, a| map(a, |x| b.invntt(x)),
+        |b, a| map(a, |x| invntt_canonical(b, x))
     );
 }
 
@@ -262,13 +251,13 @@ fn pointwise_products() {
 }
 
 fn pointwise_products_on<B: Backend>(simd: B) {
-    two_inputs(&simd, &contract::POINTWISE, |b, x, y| {
+    two_inputs!(simd, &contract::POINTWISE, |b, x, y| {
         let mut c = Poly::ZERO;
-        b.pointwise(&mut c, x, y);
+        b.pointwise_montgomery(&mut c, x, y);
         c
     });
     for l in [4, 5, 7] {
-        two_inputs(&simd, &contract::POINTWISE_ACC, |b, x, y| {
+        two_inputs!(simd, &contract::POINTWISE_ACC, |b, x, y| {
             // l different terms built from the two inputs.
             let xs: Vec<Poly> = (0..l)
                 .map(|k| map(x, |p| p.coeffs.rotate_left(k)))
@@ -277,7 +266,7 @@ fn pointwise_products_on<B: Backend>(simd: B) {
                 .map(|k| map(y, |p| p.coeffs.rotate_right(k)))
                 .collect();
             let mut c = Poly::ZERO;
-            b.pointwise_acc(&mut c, &xs, &ys);
+            b.pointwise_acc_montgomery(&mut c, &xs, &ys);
             assert!(
                 contract::POINTWISE_ACC.output[0].holds(&c.coeffs),
                 "l = {l}"
@@ -293,11 +282,11 @@ fn elementwise_kernels() {
 }
 
 fn elementwise_kernels_on<B: Backend>(simd: B) {
-    one_input(&simd, &contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
-    one_input(&simd, &contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
-    one_input(&simd, &contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
-    two_inputs(&simd, &contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
-    two_inputs(&simd, &contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
+    one_input!(simd, &contract::REDUCE, |b, a| map(a, |x| b.reduce(x)));
+    one_input!(simd, &contract::CADDQ, |b, a| map(a, |x| b.caddq(x)));
+    one_input!(simd, &contract::SHIFTL, |b, a| map(a, |x| b.shiftl(x)));
+    two_inputs!(simd, &contract::ADD, |b, x, y| map(x, |p| b.add(p, y)));
+    two_inputs!(simd, &contract::SUB, |b, x, y| map(x, |p| b.sub(p, y)));
 }
 
 #[test]
@@ -611,8 +600,8 @@ fn keccak_four_way_on<B: Backend>(simd: B) {
     for _ in 0..if cfg!(miri) { 2 } else { 200 } {
         let mut s: [u64; 100] = core::array::from_fn(|_| rng.r#gen());
         let mut t = s;
-        Portable.keccak_x4(&mut s);
-        simd.keccak_x4(&mut t);
+        Portable.keccak_f1600_x4(&mut s);
+        simd.keccak_f1600_x4(&mut t);
         assert_eq!(s, t);
         // The interleaved pair equals the 4-way permutation on each.
         let (mut u, mut v): ([u64; 100], [u64; 100]) = (
@@ -620,8 +609,8 @@ fn keccak_four_way_on<B: Backend>(simd: B) {
             core::array::from_fn(|_| rng.r#gen()),
         );
         let (mut u1, mut v1) = (u, v);
-        Portable.keccak_x4(&mut u1);
-        Portable.keccak_x4(&mut v1);
+        Portable.keccak_f1600_x4(&mut u1);
+        Portable.keccak_f1600_x4(&mut v1);
         simd.keccak_f1600_x4x2(&mut u, &mut v);
         assert_eq!((u, v), (u1, v1), "keccak_f1600_x4x2");
     }
