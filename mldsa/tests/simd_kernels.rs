@@ -119,6 +119,22 @@ fn same(kind: BackendKind, c: &Contract, what: &str, input: &Poly, want: &Poly, 
     }
 }
 
+/// Evaluates `$body` with `$b` the portable backend, then with `$simd`, and compares the two
+/// results on `$input` as the contract `$c` says.
+macro_rules! compare_on {
+    ($simd:expr, $c:expr, $input:expr, |$b:ident| $body:expr) => {{
+        let want = {
+            let $b = Portable;
+            $body
+        };
+        let got = {
+            let $b = $simd;
+            $body
+        };
+        same(kind_of($simd), $c, $c.name, $input, &want, &got);
+    }};
+}
+
 /// Runs `$body` (kernels called on `$b`, an input bound to `$a`) with `$b` the portable
 /// backend and with `$simd`, on the edge and random inputs of the contract's first input,
 /// and compares the two results as the contract says.
@@ -128,15 +144,7 @@ macro_rules! one_input {
         let mut rng = ChaCha20Rng::seed_from_u64(0x5eed ^ c.name.len() as u64);
         for input in inputs(c.input[0], &mut rng) {
             let $a = &input;
-            let want = {
-                let $b = Portable;
-                $body
-            };
-            let got = {
-                let $b = simd;
-                $body
-            };
-            same(kind_of(simd), c, c.name, $a, &want, &got);
+            compare_on!(simd, c, $a, |$b| $body);
         }
     }};
 }
@@ -152,15 +160,7 @@ macro_rules! two_inputs {
         for (i, x) in xs.iter().enumerate() {
             for y in [&ys[i], &ys[(i * 7 + 3) % ys.len()], &ys[0], &ys[2]] {
                 let ($x, $y) = (x, y);
-                let want = {
-                    let $b = Portable;
-                    $body
-                };
-                let got = {
-                    let $b = simd;
-                    $body
-                };
-                same(kind_of(simd), c, c.name, x, &want, &got);
+                compare_on!(simd, c, x, |$b| $body);
             }
         }
     }};
