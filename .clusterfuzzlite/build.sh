@@ -62,11 +62,15 @@ fi
 # -O with debug assertions: every kernel's debug_assert!ed contract is checked while fuzzing.
 # No comparison tracing, as scripts/fuzz.sh builds them: twice the executions for the same
 # coverage (BENCHMARKS.md, "Fuzzing: comparison tracing").
+# Every target in one build when all are wanted; else only those listed, one by one (a
+# `cargo fuzz build` without a target builds all of them: 76 binaries, not 2).
 cd fuzz
-if [ "${#targets[@]}" -eq 1 ]; then
-    cargo fuzz build -O --debug-assertions --no-trace-compares "${targets[0]}"
-else
+if [ -z "${MLDSA_FUZZ_TARGETS:-}" ]; then
     cargo fuzz build -O --debug-assertions --no-trace-compares
+else
+    for t in "${targets[@]}"; do
+        cargo fuzz build -O --debug-assertions --no-trace-compares "$t"
+    done
 fi
 cd ..
 
