@@ -3,10 +3,13 @@
 # depends on the operands) in the code that handles secrets. For each target it builds
 # ct-divides/ (keygen, key import, signing on every backend the target has; no verification)
 # in release, disassembles it with objdump and fails if a function in scope holds a divide.
-#   scripts/ct-divides.sh [--target T]... [--no-install]
+#   scripts/ct-divides.sh [--target T]... [--opt-level L]... [--no-install]
 #   --target      a Rust target triple (repeatable; default: x86_64-unknown-linux-gnu,
 #                 aarch64-unknown-linux-gnu, s390x-unknown-linux-gnu); a target other than
 #                 the host links with Debian's cross gcc (<triple without -unknown>-gcc)
+#   --opt-level   the release build's opt-level: 0, 1, 2, 3, s or z (repeatable, or a comma
+#                 list; default: the release profile's own, 3). Each level builds in
+#                 target/ct-divides-O<L>; every target is checked at every level given
 #   --no-install  never install: say which package or target is missing and fail
 # In scope: every function whose demangled name (v0 mangling, so generic instances carry
 # their backend) contains `mldsa::` (inlining moves kernels into their callers, so all of
@@ -29,10 +32,22 @@ need() {
     fi
 }
 targets=()
+levels=()
 install=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --target) need "$@"; targets+=("$2"); shift 2 ;;
+        --opt-level)
+            need "$@"
+            IFS=, read -r -a given <<<"$2"
+            for l in "${given[@]}"; do
+                case "$l" in
+                    0 | 1 | 2 | 3 | s | z) levels+=("$l") ;;
+                    *) echo "ct-divides.sh: --opt-level: $l is not 0, 1, 2, 3, s or z" >&2; exit 2 ;;
+                esac
+            done
+            shift 2
+            ;;
         --no-install) install=0; shift ;;
         -h | --help) usage; exit 0 ;;
         *) echo "ct-divides.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -42,15 +57,18 @@ done
     targets=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu s390x-unknown-linux-gnu)
 
 # Functions allowed a divide, each with the public value it divides: one line each,
-# "<extended regex over the demangled name><TAB><reason>". None is needed today: the code
-# that handles secrets has no divide on any target checked (ExpandA's and MatrixRows' entry
-# index divided by l, skDecode's and sigEncode's lengths by a run-time polynomial size were
-# rewritten without one). Verification (UseHint's mod m) is not linked into the harness.
-# The release profile as configured (opt-level 3) is checked; CARGO_PROFILE_RELEASE_OPT_LEVEL
-# selects another (2 and "s" pass; "z" keeps divisions by constants as divides, of public
-# lengths and indices, and fails).
-exceptions=()
+# "<extended regex over the demangled name><TAB><reason>". The code that handles secrets has
+# no divide on any target at any opt-level (ExpandA's and MatrixRows' entry index divided by
+# l, skDecode's and sigEncode's lengths by a run-time polynomial size were rewritten without
+# one; so were, for opt-level z, which keeps a division by a constant that is not a power of
+# two as a divide, the chunk counts of bit packing and of rej_uniform, the whole-block check
+# of the wide SHAKE and the AVX2 Keccak's column indices mod 5). Verification (UseHint's
+# mod m) is not linked into the harness.
+exceptions=(
+    "^<mldsa::prehash::PreHash>::digest\$"$'\t'"HashML-DSA's pre-hash of the message (public): the hash crates divide its length by their block size (opt-level z)"
+)
 
+[ ${#levels[@]} -gt 0 ] || levels=(profile)
 host=$(rustc -vV | sed -n 's/^host: //p')
 for t in "${targets[@]}"; do
     case "$t" in
@@ -97,21 +115,34 @@ if [ ${#missing_targets[@]} -gt 0 ]; then
     fi
 fi
 
-target_dir=$root/target/ct-divides
 # v0 mangling: demangled names keep their generic arguments (which backend an instance is).
 export RUSTFLAGS="${RUSTFLAGS:-} -C symbol-mangling-version=v0"
 failed=()
 summary=()
+for level in "${levels[@]}"; do
 for t in "${targets[@]}"; do
     t0=$SECONDS
     g=$(gnu "$t")
-    echo "== $t: build (release) ct-divides/"
+    if [ "$level" = profile ]; then
+        target_dir=$root/target/ct-divides
+        name=$t
+        echo "== $t: build (release) ct-divides/"
+    else
+        target_dir=$root/target/ct-divides-O$level
+        name="$t opt-level $level"
+        echo "== $t: build (release, opt-level $level) ct-divides/"
+    fi
     linker_var="CARGO_TARGET_$(echo "$t" | tr 'a-z-' 'A-Z_')_LINKER"
     if [ "$t" != "$host" ] && [ -z "${!linker_var:-}" ]; then
         export "$linker_var=$g-gcc"
     fi
-    cargo build --release --locked --manifest-path ct-divides/Cargo.toml --target "$t" \
-        --target-dir "$target_dir"
+    if [ "$level" = profile ]; then
+        cargo build --release --locked --manifest-path ct-divides/Cargo.toml --target "$t" \
+            --target-dir "$target_dir"
+    else
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=$level cargo build --release --locked \
+            --manifest-path ct-divides/Cargo.toml --target "$t" --target-dir "$target_dir"
+    fi
     bin=$target_dir/$t/release/mldsa-ct-divides
     case "$t" in
         x86_64-*) divides='^i?div[bwlq]?$' ;;
@@ -154,19 +185,21 @@ for t in "${targets[@]}"; do
     # A vacuous scan (symbols stripped, the harness not linking the signer) must not pass.
     if [ "$functions" -lt 50 ] || ! grep -q '^F.*mldsa::scheme::sign' "$report"; then
         echo "   FAILED: only $functions functions in scope, or no mldsa::scheme::sign*: is the binary stripped?"
-        failed+=("$t")
+        failed+=("$name")
     elif [ "$found" -gt 0 ]; then
-        failed+=("$t")
+        failed+=("$name")
     fi
-    line="$t: $functions functions scanned, $found divides, $excepted excepted (${#exceptions[@]} exceptions listed), $((SECONDS - t0))s"
+    line="$name: $functions functions scanned, $found divides, $excepted excepted (${#exceptions[@]} exceptions listed), $((SECONDS - t0))s"
     echo "   $line"
     summary+=("$line")
+done
 done
 
 echo "== summary"
 printf '   %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
-    echo "ct-divides: FAILED: ${failed[*]}"
+    printf 'ct-divides: FAILED: %s\n' "${failed[@]}"
     exit 1
 fi
-echo "ct-divides: no divide instruction in the code that handles secrets on ${targets[*]}"
+levels_said=${levels[*]}
+echo "ct-divides: no divide instruction in the code that handles secrets on ${targets[*]} (opt-level: ${levels_said/profile/that of the release profile})"

@@ -59,12 +59,16 @@ const fn group(bits: usize) -> usize {
 )]
 fn pack_fixed<const BITS: usize>(out: &mut [u8], mut value: impl FnMut(usize) -> u32) {
     let g = group(BITS);
-    for (k, chunk) in out.chunks_exact_mut(g * BITS / 8).enumerate() {
+    let bytes = g * BITS / 8;
+    // Groups counted by the constant N / g, not by `chunks_exact_mut`: at opt-level z LLVM
+    // keeps a chunk count's division by a width that is not a power of two as a divide
+    // instruction (scripts/ct-divides.sh).
+    for k in 0..N / g {
         let mut acc = 0u128;
         for j in 0..g {
             acc |= u128::from(value(g * k + j)) << (BITS * j);
         }
-        chunk.copy_from_slice(&acc.to_le_bytes()[..g * BITS / 8]);
+        out[bytes * k..bytes * (k + 1)].copy_from_slice(&acc.to_le_bytes()[..bytes]);
     }
 }
 
@@ -86,10 +90,16 @@ fn unpack_bits(buf: &[u8], bits: usize, store: impl FnMut(usize, u32)) {
 )]
 fn unpack_fixed<const BITS: usize>(buf: &[u8], mut store: impl FnMut(usize, u32)) {
     let g = group(BITS);
+    let len = g * BITS / 8;
     let mask = (1u128 << BITS) - 1;
-    for (k, chunk) in buf.chunks_exact(g * BITS / 8).enumerate() {
+    // Counted by a constant, as in `pack_fixed`, and split off the front: indexing
+    // `buf[len * k..]` let opt-level z hoist its bounds check as a division of the length.
+    let mut rest = buf;
+    for k in 0..N / g {
+        let (chunk, tail) = rest.split_at(len);
+        rest = tail;
         let mut bytes = [0u8; 16];
-        bytes[..chunk.len()].copy_from_slice(chunk);
+        bytes[..len].copy_from_slice(chunk);
         let acc = u128::from_le_bytes(bytes);
         for j in 0..g {
             store(g * k + j, ((acc >> (BITS * j)) & mask) as u32);
@@ -282,16 +292,18 @@ pub(crate) mod kernels {
 
     pub(crate) fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
         // CoeffFromThreeBytes (FIPS 204 Alg. 14): 23 bits little-endian, accept if < q.
+        // Three bytes at a time by offset, not `chunks_exact(3)`, whose count (the length
+        // over 3) opt-level z keeps as a divide instruction (scripts/ct-divides.sh).
         let mut n = 0;
-        for b in buf.chunks_exact(3) {
-            if n == out.len() {
-                break;
-            }
-            let t = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2] & 0x7f) << 16;
+        let mut i = 0;
+        while i + 3 <= buf.len() && n < out.len() {
+            let t =
+                u32::from(buf[i]) | u32::from(buf[i + 1]) << 8 | u32::from(buf[i + 2] & 0x7f) << 16;
             if t < Q as u32 {
                 out[n] = t as i32;
                 n += 1;
             }
+            i += 3;
         }
         n
     }

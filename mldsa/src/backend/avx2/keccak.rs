@@ -96,11 +96,17 @@ pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
 #[inline(never)]
 #[allow(
     clippy::integer_division_remainder_used,
-    reason = "lane indices (x + k) mod 5 of the unrolled loop counters, constants after unrolling; no state word is divided"
+    reason = "lane indices mod 5 in constants only (the pi step's source column); no state word is divided"
 )]
 fn keccak_round(a: &[u64; 100], e: &mut [u64; 100], c: &mut [__m256i; 5], rc: u64) {
+    // (x + 1) mod 5, (x + 2) mod 5 and (x + 4) mod 5 from tables, not computed: a loop that
+    // opt-level z does not unroll would keep `% 5` as a divide instruction (of the public
+    // column index; scripts/ct-divides.sh).
+    const NEXT: [usize; 5] = [1, 2, 3, 4, 0];
+    const NEXT2: [usize; 5] = [2, 3, 4, 0, 1];
+    const PREV: [usize; 5] = [4, 0, 1, 2, 3];
     let d: [__m256i; 5] =
-        core::array::from_fn(|x| _mm256_xor_si256(c[(x + 4) % 5], rotl(c[(x + 1) % 5], 1)));
+        core::array::from_fn(|x| _mm256_xor_si256(c[PREV[x]], rotl(c[NEXT[x]], 1)));
     // Unrolled by macro: every lane index and rotation is a constant.
     macro_rules! lane {
         ($x_out:literal, $y_out:literal) => {{
@@ -122,8 +128,7 @@ fn keccak_round(a: &[u64; 100], e: &mut [u64; 100], c: &mut [__m256i; 5], rc: u6
                 lane!(4, $y),
             ];
             for x in 0..5 {
-                let mut v =
-                    _mm256_xor_si256(b[x], _mm256_andnot_si256(b[(x + 1) % 5], b[(x + 2) % 5]));
+                let mut v = _mm256_xor_si256(b[x], _mm256_andnot_si256(b[NEXT[x]], b[NEXT2[x]]));
                 if $y == 0 && x == 0 {
                     v = _mm256_xor_si256(v, rc);
                 }
