@@ -123,8 +123,9 @@ case "$runner_choice" in
     cross)
         [ -n "$engine" ] || { echo "cross-test.sh: --runner cross needs docker or podman" >&2; exit 2; }
         if ! command -v cross >/dev/null; then
-            echo "== cargo install cross --locked --version $cross_version"
-            cargo install cross --locked --version "$cross_version"
+            # A debug build: a third of the release build's time, and cross only starts containers.
+            echo "== cargo install cross --locked --debug --version $cross_version"
+            cargo install cross --locked --debug --version "$cross_version"
         fi
         cross_installed=$(cross --version 2>/dev/null | sed -n 's/^cross \([0-9][^ ]*\).*/\1/p' | head -1)
         [ "$cross_installed" = "$cross_version" ] ||
