@@ -3,7 +3,7 @@
 # another architecture under emulation.
 #
 #   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
-#                         [--require LIST] [--no-check] [--skip-vectors]
+#                         [--require LIST] [--no-check] [--skip-vectors] [--skip TEST]...
 #                         [--runner cross|cargo] [--replay REPORT]
 #
 # TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
@@ -19,6 +19,9 @@
 # --skip-vectors   leave the run of every published vector through every implementation
 #                  (diff/tests/vectors.rs, about 90 s under QEMU) to another leg; the KATs
 #                  still run every vector through this crate's backends here.
+# --skip TEST      also leave the tests whose names contain TEST to another leg (repeatable;
+#                  libtest's --skip), e.g. the harness's tests of its own command line and
+#                  models, which run natively on every CI run.
 # --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`, test profile:
 #                  debug assertions on) on TARGET and exit with its status
 #                  (scripts/replay.sh picks TARGET and CPU from the report).
@@ -36,7 +39,7 @@
 # --write FILE` writes a platform's digest for scripts/compare-transcripts.sh (premerge.yml).
 set -euo pipefail
 
-usage() { sed -n 2,30p "$0"; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d'; }
 need_value() {
     if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
         echo "cross-test.sh: $1 needs a value" >&2
@@ -51,6 +54,7 @@ qemu_cpu=""
 require=""
 run_check=1
 skip_vectors=0
+skips=()
 replay=""
 runner_choice=""
 while [ $# -gt 0 ]; do
@@ -62,6 +66,7 @@ while [ $# -gt 0 ]; do
         --require) need_value "$@"; require=$2; shift 2 ;;
         --no-check) run_check=0; shift ;;
         --skip-vectors) skip_vectors=1; shift ;;
+        --skip) need_value "$@"; skips+=("$2"); shift 2 ;;
         --replay) need_value "$@"; replay=$2; shift 2 ;;
         --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
         -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -191,11 +196,17 @@ fi
 # The workspace tests include every known-answer test (NIST KATs, ACVP, Wycheproof) on every
 # backend the target has, and the kernel tests of every SIMD backend.
 echo "== workspace tests on $target (required: ${require:-nothing beyond portable})"
-test_args=()
+skip_args=()
 if [ "$skip_vectors" = 1 ]; then
     echo "   (--skip-vectors: every_published_vector_through_every_implementation runs on another leg)"
-    test_args=(-- --skip every_published_vector_through_every_implementation)
+    skip_args+=(--skip every_published_vector_through_every_implementation)
 fi
+for t in "${skips[@]}"; do
+    echo "   (--skip $t: runs on another leg)"
+    skip_args+=(--skip "$t")
+done
+test_args=()
+[ ${#skip_args[@]} -eq 0 ] || test_args=(-- "${skip_args[@]}")
 "${runner[@]}" test --workspace --target "$target" "${test_args[@]}"
 # The check runs the test profile's mldsa-diff (optimised, with debug assertions: every
 # kernel's contract is checked on the target too) rather than a second, release, build.
