@@ -4,7 +4,9 @@
 # another, so each cell is its own release build (in target/ct-matrix/<cell>) run under
 # valgrind on every backend. A cell fails if valgrind reports anything; the branchy decompose
 # (which must be reported) runs once per matrix run, on its first cell. Prints a table of the
-# cells (pass/FAIL and seconds) and writes it to target/ct-matrix/table.md.
+# cells (pass/FAIL and seconds) and writes it to target/ct-matrix/table.md. On aarch64 (and with
+# --target) each cell also runs scripts/ct-trace.sh, the Neon SHA3 Keccak path (which valgrind
+# cannot run) by trace equivalence under qemu-user, with the cell's settings (step sha3-trace).
 #   scripts/ct-matrix.sh [--cells quick|ci|full] [--toolchain L] [--opt L] [--lto L] [--cu L]
 #                        [--cpu L] [--backend B]... [--keys N] [--sigs N] [--shard I/N]
 #                        [--target aarch64-unknown-linux-gnu [--qemu-cpu C]] [--clean] [--list]
@@ -221,6 +223,23 @@ for cell in "${cells[@]}"; do
     RUSTUP_TOOLCHAIN=$tc_name RUSTFLAGS=$flags CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
         CARGO_PROFILE_RELEASE_LTO=$lto CARGO_PROFILE_RELEASE_CODEGEN_UNITS=$cu \
         bash scripts/ct-valgrind.sh "${args[@]}" || rc=$?
+    if [ "$arch" = aarch64 ] || [ -n "$target" ]; then
+        # Neon's SHA3 Keccak path, which valgrind cannot run, by trace equivalence on the same
+        # build settings (scripts/ct-trace.sh, qemu-user on this machine).
+        t1=$SECONDS
+        trc=0
+        RUSTUP_TOOLCHAIN=$tc_name RUSTFLAGS=$flags CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt \
+            CARGO_PROFILE_RELEASE_LTO=$lto CARGO_PROFILE_RELEASE_CODEGEN_UNITS=$cu \
+            bash scripts/ct-trace.sh --target-dir "$dir/trace" >"$dir/trace.log" 2>&1 || trc=$?
+        printf 'sha3-trace\t%s\t%s\n' "$([ "$trc" = 0 ] && echo pass || echo FAIL)" "$((SECONDS - t1))" >>"$dir/summary.tsv"
+        tail -n 1 "$dir/trace.log"
+        if [ "$trc" != 0 ]; then
+            echo "   FAILED: scripts/ct-trace.sh (exit $trc); its log ($dir/trace.log):"
+            grep -E "DIFFERS|FAILED|deterministic|error" "$dir/trace.log" | head -n 20
+            rc=1
+        fi
+        [ "$clean" = 0 ] || rm -rf "$dir/trace/profile/build"
+    fi
     steps=$(awk -F'\t' '{ printf "%s%s %s %ss", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$dir/summary.tsv" 2>/dev/null || true)
     if [ "$rc" = 0 ]; then
         rows+=("$cell|$tc_name|pass|${steps}|$((SECONDS - t0))")

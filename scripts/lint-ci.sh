@@ -98,6 +98,11 @@ cli() {
     for s in scripts/*.sh; do check_help bash "$s"; done
     check_help python3 scripts/bench-table.py
     check_help python3 scripts/neon-mca.py
+    check_help python3 scripts/ct-trace.py
+    check_missing_value python3 scripts/ct-trace.py --min-steps
+    for o in --states --opt-level --target-dir; do
+        check_missing_value bash scripts/ct-trace.sh "$o"
+    done
     for o in --minutes-per-target --seconds-per-target --jobs --shard; do
         check_missing_value bash scripts/fuzz.sh "$o"
     done
