@@ -16,37 +16,33 @@ pub const REQUIRE_ENV: &str = "MLDSA_REQUIRE_BACKENDS";
 pub fn require(list: &str) -> Result<Vec<String>, String> {
     let known = crate::impls::all_names();
     let here: Vec<&str> = crate::impls::available().iter().map(|o| o.name()).collect();
-    let wanted: Vec<String> = list
+    let wanted: Vec<&str> = list
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(String::from)
         .collect();
     for w in &wanted {
-        if !known.contains(&w.as_str()) {
+        if !known.contains(w) {
             return Err(format!(
                 "required implementation {w:?} is unknown; known: {}",
                 known.join(", ")
             ));
         }
     }
-    let missing: Vec<&String> = wanted
+    let missing: Vec<&str> = wanted
         .iter()
-        .filter(|w| !here.contains(&w.as_str()))
+        .copied()
+        .filter(|w| !here.contains(w))
         .collect();
     if !missing.is_empty() {
         return Err(format!(
             "required implementation(s) {} not available on this machine ({}; available: {})",
-            missing
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            missing.join(", "),
             std::env::consts::ARCH,
             here.join(", ")
         ));
     }
-    Ok(wanted)
+    Ok(wanted.into_iter().map(String::from).collect())
 }
 
 /// [`require`] on the value of [`REQUIRE_ENV`], if set.
@@ -55,17 +51,6 @@ pub fn require_from_env() -> Result<Vec<String>, String> {
         Ok(v) => require(&v).map_err(|e| format!("{REQUIRE_ENV}: {e}")),
         Err(_) => Ok(Vec::new()),
     }
-}
-
-/// The rows that compared something (not the reference's own).
-fn compared<'a>(
-    summary: &'a Summary,
-    reference: &'a str,
-) -> impl Iterator<Item = &'a crate::runner::Row> {
-    summary
-        .rows
-        .iter()
-        .filter(move |r| r.implementation != reference)
 }
 
 /// The run as JSON.
@@ -98,8 +83,8 @@ pub fn json(config: &Config, summary: &Summary, reference: &str) -> String {
         "rows": rows, "first_mismatches": mismatches,
         "reports": summary.reports.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "uncompared": summary.uncompared,
-        "passed": compared(summary, reference).filter(|r| r.mismatches == 0).count(),
-        "failed": compared(summary, reference).filter(|r| r.mismatches > 0).count(),
+        "passed": summary.compared(reference).filter(|r| r.mismatches == 0).count(),
+        "failed": summary.compared(reference).filter(|r| r.mismatches > 0).count(),
     });
     serde_json::to_string_pretty(&v).expect("JSON values serialise")
 }
@@ -111,7 +96,7 @@ pub fn junit(config: &Config, summary: &Summary, reference: &str) -> Result<Stri
         std::env::consts::ARCH,
         config.seed
     ));
-    for r in compared(summary, reference) {
+    for r in summary.compared(reference) {
         let status = if r.mismatches == 0 {
             TestCaseStatus::success()
         } else {
@@ -178,12 +163,11 @@ pub fn github(summary: &Summary, reference: &str) -> Result<(), String> {
     let Ok(path) = std::env::var("GITHUB_STEP_SUMMARY") else {
         return Ok(());
     };
-    let passed = compared(summary, reference)
-        .filter(|r| r.mismatches == 0)
-        .count();
-    let failed: Vec<_> = compared(summary, reference)
+    let failed: Vec<_> = summary
+        .compared(reference)
         .filter(|r| r.mismatches > 0)
         .collect();
+    let passed = summary.compared(reference).count() - failed.len();
     let mut md = format!(
         "### mldsa-diff check on {}\n\n{passed} passed, {} failed\n\n",
         std::env::consts::ARCH,

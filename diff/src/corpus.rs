@@ -1,8 +1,7 @@
-//! Fuzz seed corpora, regression files, and reports for replayed fuzz inputs.
+//! Fuzz seed corpora and regression files.
 
 use crate::check::{Check, FUZZ, generate};
-use crate::model::{Case, Difference, Output};
-use crate::report::{Origin, Report};
+use crate::model::Case;
 use crate::source::{ByteSource, Exhausted, RecordingSource, RngSource, Source};
 use std::path::{Path, PathBuf};
 
@@ -65,26 +64,6 @@ pub fn promote(dir: &Path, check: Check, bytes: &[u8]) -> Result<PathBuf, String
     let path = d.join(format!("regression-{}", hex::encode(h)));
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
-}
-
-/// A mismatch report for a replayed input.
-pub fn replay_report(
-    check: Check,
-    case: &Case,
-    reference: &Output,
-    imp: &str,
-    out: &Output,
-    d: &Difference,
-    file: &Path,
-) -> Report {
-    Report::new(
-        check,
-        case,
-        ("reference", reference),
-        (imp, out),
-        d,
-        &Origin::Replay(file),
-    )
 }
 
 #[cfg(test)]

@@ -2,12 +2,11 @@
 //! backends), against its stated difference if [`crate::known`] lists one, else against the
 //! reference, compared as the check's contract says.
 
-use crate::check::Check;
-use crate::check::def::Answer;
+use crate::check::{Check, def::Answer};
 use crate::known::{self, Expected};
-use crate::model::Provenance;
-use crate::model::{Case, Difference, Field, Output, Verdict, canonical};
+use crate::model::{Case, Difference, Field, Output, Provenance, Verdict, canonical};
 use mldsa::backend::contract::{self, Compare};
+use std::slice::from_ref;
 
 /// The first output coefficient outside the bounds the kernel's contract promises. Rust
 /// backends must keep the contract; C code has its own (the comparison covers it).
@@ -61,14 +60,9 @@ pub fn judge(
     (reference_name, reference): (&str, &Output),
     out: &Output,
 ) -> Option<Judged> {
-    let Whose {
-        name,
-        origin,
-        is_reference,
-    } = whose;
     // A kernel that wrote outside its output buffer, or a call that panicked, is wrong
     // whoever made it, the reference included.
-    if out.is_harness_fault() {
+    if matches!(out.verdict, Verdict::Fault(_)) {
         return Some(Judged {
             difference: Difference {
                 field: Field::Verdict,
@@ -80,7 +74,7 @@ pub fn judge(
             expected_from: "guard bytes".into(),
         });
     }
-    if origin == Provenance::Ours {
+    if whose.origin == Provenance::Ours {
         if let Some(difference) = contract_violation(check, out) {
             return Some(Judged {
                 difference,
@@ -89,26 +83,23 @@ pub fn judge(
             });
         }
     }
-    match known::find(check, name, origin).map(|k| (k.expect)(check, case, reference)) {
-        Some(Expected::Verdict(want)) => first_diff(
-            Field::Verdict,
-            std::slice::from_ref(&want),
-            std::slice::from_ref(&out.verdict),
-        )
-        .map(|difference| Judged {
-            difference,
-            expected: Output {
-                verdict: want,
-                ..Output::default()
-            },
-            expected_from: "expected".into(),
-        }),
+    match known::find(check, whose.name, whose.origin).map(|k| (k.expect)(check, case, reference)) {
+        Some(Expected::Verdict(want)) => {
+            verdict_diff(&want, &out.verdict).map(|difference| Judged {
+                difference,
+                expected: Output {
+                    verdict: want,
+                    ..Output::default()
+                },
+                expected_from: "expected".into(),
+            })
+        }
         Some(Expected::Output(want)) => compare(check, &want, out).map(|difference| Judged {
             difference,
             expected: want,
             expected_from: format!("expected ({reference_name} + known difference)"),
         }),
-        None if is_reference => None,
+        None if whose.is_reference => None,
         None => compare(check, reference, out).map(|difference| Judged {
             difference,
             expected: reference.clone(),
@@ -144,7 +135,10 @@ fn first_diff<T: PartialEq + std::fmt::Display>(
 
 /// Compares `other` with `reference` as `check`'s contract says.
 pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
-    if check.def.answer.accept_reject_only() {
+    if matches!(
+        check.def.answer,
+        Answer::Verdict | Answer::VerdictHashingOutput
+    ) {
         // Accept/reject agreement; the reasons may be worded differently.
         return first_diff(Field::Accept, &[reference.scalar], &[other.scalar]);
     }
@@ -186,11 +180,9 @@ fn exact(check: Check, reference: &Output, other: &Output) -> Option<Difference>
     }
     first_diff(Field::Bytes, &reference.bytes, &other.bytes)
         .or_else(|| first_diff(Field::Scalar, &[reference.scalar], &[other.scalar]))
-        .or_else(|| {
-            first_diff(
-                Field::Verdict,
-                std::slice::from_ref(&reference.verdict),
-                std::slice::from_ref(&other.verdict),
-            )
-        })
+        .or_else(|| verdict_diff(&reference.verdict, &other.verdict))
+}
+
+fn verdict_diff(a: &Verdict, b: &Verdict) -> Option<Difference> {
+    first_diff(Field::Verdict, from_ref(a), from_ref(b))
 }

@@ -112,11 +112,7 @@ pub static KNOWN: [Known; 13] = [
                  Asserted for every verifier, the reference included, so a bug all of them share is \
                  still caught.",
         expect: |_, case, _| match crate::check::crafted::rule_of(case) {
-            Some(rule) => Expected::Output(Output {
-                scalar: i64::from(rule.accept),
-                verdict: Verdict::accept(rule.accept),
-                ..Output::default()
-            }),
+            Some(rule) => verdict(rule.accept),
             None => unstated("the case's scalar names no crafted rule"),
         },
     },
@@ -218,7 +214,7 @@ pub static KNOWN: [Known; 13] = [
                  for every verifier, the reference included.",
         expect: |check, case, _| {
             memo(check, case, || {
-                let ok = api_m_prime(case).is_some_and(|m| {
+                verdict(api_m_prime(case).is_some_and(|m| {
                     crate::craft::spec::verify_internal(
                         &check.params(),
                         &case.pk,
@@ -226,12 +222,7 @@ pub static KNOWN: [Known; 13] = [
                         &case.sig,
                         crate::craft::FIPS,
                     )
-                });
-                Expected::Output(Output {
-                    scalar: i64::from(ok),
-                    verdict: Verdict::accept(ok),
-                    ..Output::default()
-                })
+                }))
             })
         },
     },
@@ -280,14 +271,14 @@ pub static KNOWN: [Known; 13] = [
 
 /// The verdict of the model verifier with exactly the deviations in `lenient`.
 fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> Expected {
-    let ok = crate::craft::spec::verify(
-        &check.params(),
-        &case.pk,
-        &case.msg,
-        &case.ctx,
-        &case.sig,
-        lenient,
-    );
+    let (p, c) = (check.params(), case);
+    verdict(crate::craft::spec::verify(
+        &p, &c.pk, &c.msg, &c.ctx, &c.sig, lenient,
+    ))
+}
+
+/// Exactly this verdict (accept or reject), every other field of the answer empty.
+fn verdict(ok: bool) -> Expected {
     Expected::Output(Output {
         scalar: i64::from(ok),
         verdict: Verdict::accept(ok),
@@ -295,11 +286,38 @@ fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> 
     })
 }
 
+/// Exactly this signature.
+fn signature(bytes: Vec<u8>) -> Expected {
+    Expected::Output(Output {
+        bytes,
+        verdict: Verdict::Signed,
+        ..Output::default()
+    })
+}
+
+/// mu = H(tr || M', 64) (FIPS 204 Alg. 7 line 6), with the tr of expanded key `sk`.
+fn mu_of(sk: &[u8], m_prime: &[u8]) -> [u8; 64] {
+    use sha3::digest::ExtendableOutput;
+    let mut mu = [0u8; 64];
+    sha3::Shake256::digest_xof([&sk[64..128], m_prime].concat(), &mut mu);
+    mu
+}
+
+/// The model signer's signature (craft::sign) of `mu` with the case's key and rnd.
+fn model_signed(check: Check, case: &Case, mu: &[u8; 64]) -> Expected {
+    let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
+        return unstated("a sign case has a 32-byte rnd");
+    };
+    match crate::craft::sign::sign_mu(&check.params(), &case.sk, mu, &rnd) {
+        Some(bytes) => signature(bytes),
+        None => unstated("the model signer did not sign"),
+    }
+}
+
 /// The reference's answer for a key in range; for one out of range, the model signer's
 /// signature (see the sign_variants entry).
 fn out_of_range_key_signed(check: Check, case: &Case, reference: &Output) -> Expected {
     use crate::check::e2e_extra::{EXTERNAL_MU, INTERNAL};
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
     let p = check.params();
     if mldsa::raw::check_secret_key(&p, &case.sk) != Err(mldsa::Error::SecretKeyOutOfRange) {
         return Expected::Output(reference.clone());
@@ -309,27 +327,10 @@ fn out_of_range_key_signed(check: Check, case: &Case, reference: &Output) -> Exp
             Ok(mu) => mu,
             Err(_) => return unstated("an external-mu case has a 64-byte mu"),
         },
-        INTERNAL => {
-            let mut mu = [0u8; 64];
-            let mut x = sha3::Shake256::default();
-            x.update(&case.sk[64..128]);
-            x.update(&case.msg);
-            x.finalize_xof().read(&mut mu);
-            mu
-        }
+        INTERNAL => mu_of(&case.sk, &case.msg),
         _ => return Expected::Verdict(Verdict::Signed),
     };
-    let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
-        return unstated("a sign case has a 32-byte rnd");
-    };
-    match crate::craft::sign::sign_mu(&p, &case.sk, &mu, &rnd) {
-        Some(bytes) => Expected::Output(Output {
-            bytes,
-            verdict: Verdict::Signed,
-            ..Output::default()
-        }),
-        None => unstated("the model signer did not sign"),
-    }
+    model_signed(check, case, &mu)
 }
 
 /// M' of a public-API case as the model builds it (pure, or HashML-DSA from the digest the
@@ -365,37 +366,17 @@ fn api_sign_held_to_reference(check: Check, case: &Case) -> bool {
 /// What FIPS 204 makes of a public-API sign case (see its entry) whose key is not held to the
 /// reference.
 fn api_signed(check: Check, case: &Case) -> Expected {
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
     let p = check.params();
-    let refused = Expected::Output(Output {
-        verdict: Verdict::Error(String::new()),
-        ..Output::default()
-    });
     let Some(m_prime) = api_m_prime(case) else {
-        return refused;
+        return refusal(String::new());
     };
     if case.sk.len() != p.sk_bytes() {
-        return refused;
+        return refusal(String::new());
     }
     if !crate::craft::sign::in_range(&p, &case.sk) {
         return unstated("api_sign_held_to_reference covers a key out of range");
     }
-    let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
-        return unstated("a sign case has a 32-byte rnd");
-    };
-    let mut mu = [0u8; 64];
-    let mut x = sha3::Shake256::default();
-    x.update(&case.sk[64..128]);
-    x.update(&m_prime);
-    x.finalize_xof().read(&mut mu);
-    match crate::craft::sign::sign_mu(&p, &case.sk, &mu, &rnd) {
-        Some(bytes) => Expected::Output(Output {
-            bytes,
-            verdict: Verdict::Signed,
-            ..Output::default()
-        }),
-        None => unstated("the model signer did not sign"),
-    }
+    model_signed(check, case, &mu_of(&case.sk, &m_prime))
 }
 
 /// `f()`, remembered for the last few (check, case) pairs: the judge asks once per
@@ -448,11 +429,7 @@ fn signed_as(peer: &dyn Oracle, check: Check, case: &Case) -> Expected {
         ctx: &case.ctx,
     };
     match peer.sign(&check.params(), &case.sk, m, &rnd) {
-        Ok(Ok(bytes)) => Expected::Output(Output {
-            bytes,
-            verdict: Verdict::Signed,
-            ..Output::default()
-        }),
+        Ok(Ok(bytes)) => signature(bytes),
         Ok(Err(e)) => refusal(format!("{} refused: {e}", peer.name())),
         Err(Miss::NotOffered) => refusal(format!("{} does not take this input", peer.name())),
         Err(Miss::Fault(f)) => Expected::Output(f.output()),

@@ -44,31 +44,27 @@ pub fn render() -> String {
     for (kernel, how) in crate::impls::mldsa_native::CONTRACT_DIFFERENCES {
         let _ = writeln!(s, "  {kernel}: {how}");
     }
-    let _ = writeln!(
-        s,
-        "\nknown deviations of other implementations from FIPS 204 (asserted exactly, not ignored):"
-    );
-    for k in KNOWN.iter().filter(|k| k.deviation) {
-        let _ = writeln!(
-            s,
-            "  {} on {}: {}",
-            def_names(k.checks),
-            who(k.who),
-            fold(k.reason)
-        );
-    }
-    let _ = writeln!(
-        s,
-        "\nanswers the specification requires instead of agreement (asserted exactly):"
-    );
-    for k in KNOWN.iter().filter(|k| !k.deviation) {
-        let _ = writeln!(
-            s,
-            "  {} on {}: {}",
-            def_names(k.checks),
-            who(k.who),
-            fold(k.reason)
-        );
+    for (deviation, heading) in [
+        (
+            true,
+            "known deviations of other implementations from FIPS 204 (asserted exactly, not ignored)",
+        ),
+        (
+            false,
+            "answers the specification requires instead of agreement (asserted exactly)",
+        ),
+    ] {
+        let _ = writeln!(s, "\n{heading}:");
+        for k in KNOWN.iter().filter(|k| k.deviation == deviation) {
+            let names: Vec<&str> = k.checks.iter().map(|d| d.name).collect();
+            let _ = writeln!(
+                s,
+                "  {} on {}: {}",
+                names.join(", "),
+                who(k.who),
+                fold(k.reason)
+            );
+        }
     }
     let _ = writeln!(
         s,
@@ -79,9 +75,4 @@ pub fn render() -> String {
         let _ = writeln!(s, "  {i:>2} {v}  {}", r.name);
     }
     s
-}
-
-/// The names of `defs`, with their variant placeholders.
-fn def_names(defs: &[&crate::check::Def]) -> String {
-    defs.iter().map(|d| d.name).collect::<Vec<_>>().join(", ")
 }

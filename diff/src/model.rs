@@ -155,13 +155,6 @@ impl Verdict {
     }
 }
 
-impl Output {
-    /// Whether this answer is a harness fault.
-    pub fn is_harness_fault(&self) -> bool {
-        matches!(self.verdict, Verdict::Fault(_))
-    }
-}
-
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -6,7 +6,7 @@ use crate::judge::{Whose, judge};
 use crate::model::Provenance;
 use crate::model::{Case, Difference, Field, Output};
 use crate::oracle::Oracle;
-use crate::report::Report;
+use crate::report::{Origin, Report};
 use crate::source::ByteSource;
 use std::path::Path;
 
@@ -24,10 +24,10 @@ pub struct ReplayRow {
 /// The implementations a report's machine ran that `here` lacks (empty for a raw fuzz input
 /// or a report without its build section): the replay cannot run them, and says so.
 pub fn missing_here(path: &Path, here: &[&str]) -> Vec<String> {
-    let Ok(data) = std::fs::read(path) else {
-        return Vec::new();
-    };
-    let Ok(report) = serde_json::from_slice::<Report>(&data) else {
+    let Some(report) = std::fs::read(path)
+        .ok()
+        .and_then(|data| serde_json::from_slice::<Report>(&data).ok())
+    else {
         return Vec::new();
     };
     let mut names = report.build.implementations;
@@ -133,29 +133,24 @@ pub fn compare_all<O: AsRef<dyn Oracle>>(
         .collect();
     let none = Output::default();
     let reference = outs.first().and_then(Option::as_ref).unwrap_or(&none);
-    let differences: Vec<Option<Difference>> = oracles
+    oracles
         .iter()
         .zip(&outs)
         .enumerate()
-        .map(|(i, (o, out))| {
+        .map(|(i, (o, output))| {
             let o = o.as_ref();
-            let out = out.as_ref()?;
             let whose = Whose {
                 name: o.name(),
                 origin: o.origin(),
                 is_reference: i == 0,
             };
-            judge(check, whose, case, ("reference", reference), out).map(|j| j.difference)
-        })
-        .collect();
-    oracles
-        .iter()
-        .zip(outs)
-        .zip(differences)
-        .map(|((o, output), difference)| ReplayRow {
-            implementation: o.as_ref().name(),
-            output,
-            difference,
+            ReplayRow {
+                implementation: o.name(),
+                difference: output.as_ref().and_then(|out| {
+                    judge(check, whose, case, ("reference", reference), out).map(|j| j.difference)
+                }),
+                output: output.clone(),
+            }
         })
         .collect()
 }
@@ -231,14 +226,13 @@ pub fn replay_files(
                 (Some(_), None) => println!("  {:<20} agrees", r.implementation),
                 (Some(out), Some(d)) => {
                     if let (Some(path), false) = (report_out, any_diff) {
-                        crate::corpus::replay_report(
+                        Report::new(
                             c,
                             &case,
-                            &reference,
-                            r.implementation,
-                            out,
+                            ("reference", &reference),
+                            (r.implementation, out),
                             d,
-                            f,
+                            &Origin::Replay(f),
                         )
                         .write_to(path)?;
                         println!("  report written to {}", path.display());

@@ -48,33 +48,25 @@ impl BuildInfo {
 
 /// The CPU features that matter to the backends and the C variants.
 pub fn cpu_features() -> Vec<String> {
-    #[allow(unused_mut)]
-    let mut v: Vec<&str> = Vec::new();
     #[cfg(target_arch = "x86_64")]
-    {
-        for (name, on) in [
-            ("avx2", std::is_x86_feature_detected!("avx2")),
-            ("bmi2", std::is_x86_feature_detected!("bmi2")),
-            ("popcnt", std::is_x86_feature_detected!("popcnt")),
-            ("avx512f", std::is_x86_feature_detected!("avx512f")),
-        ] {
-            if on {
-                v.push(name);
-            }
-        }
-    }
+    let detected = [
+        ("avx2", std::is_x86_feature_detected!("avx2")),
+        ("bmi2", std::is_x86_feature_detected!("bmi2")),
+        ("popcnt", std::is_x86_feature_detected!("popcnt")),
+        ("avx512f", std::is_x86_feature_detected!("avx512f")),
+    ];
     #[cfg(target_arch = "aarch64")]
-    {
-        for (name, on) in [
-            ("neon", std::arch::is_aarch64_feature_detected!("neon")),
-            ("sha3", std::arch::is_aarch64_feature_detected!("sha3")),
-        ] {
-            if on {
-                v.push(name);
-            }
-        }
-    }
-    v.into_iter().map(String::from).collect()
+    let detected = [
+        ("neon", std::arch::is_aarch64_feature_detected!("neon")),
+        ("sha3", std::arch::is_aarch64_feature_detected!("sha3")),
+    ];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let detected: [(&str, bool); 0] = [];
+    detected
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| name.to_string())
+        .collect()
 }
 
 /// A mismatch report.
@@ -212,7 +204,8 @@ impl Report {
                 *index,
                 format!(
                     "cargo run --release -p mldsa-diff -- replay {}",
-                    dir.join(file_name(check, other.0, *seed, *index)).display()
+                    dir.join(file_name(&check.name(), other.0, *seed, *index))
+                        .display()
                 ),
             ),
             Origin::Replay(file) => (
@@ -292,22 +285,18 @@ impl Report {
 
     /// Writes a run's report into `dir` under its standard name; returns the path.
     pub fn write_into(&self, dir: &Path) -> Result<PathBuf, String> {
-        let path = dir.join(file_name_of(self));
+        let name = file_name(
+            &self.check,
+            &self.implementations[1],
+            self.seed,
+            self.case_index,
+        );
+        let path = dir.join(name);
         self.write_to(&path)?;
         Ok(path)
     }
 }
 
-fn file_name(check: Check, implementation: &str, seed: u64, index: usize) -> String {
-    format!(
-        "{}-{implementation}-seed{seed}-case{index}.json",
-        check.name()
-    )
-}
-
-fn file_name_of(r: &Report) -> String {
-    format!(
-        "{}-{}-seed{}-case{}.json",
-        r.check, r.implementations[1], r.seed, r.case_index
-    )
+fn file_name(check: &str, implementation: &str, seed: u64, index: usize) -> String {
+    format!("{check}-{implementation}-seed{seed}-case{index}.json")
 }

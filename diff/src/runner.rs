@@ -85,6 +85,13 @@ impl Summary {
     pub fn mismatches(&self) -> usize {
         self.rows.iter().map(|r| r.mismatches).sum()
     }
+
+    /// The rows that compared something (not the reference's own).
+    pub fn compared<'a>(&'a self, reference: &'a str) -> impl Iterator<Item = &'a Row> {
+        self.rows
+            .iter()
+            .filter(move |r| r.implementation != reference)
+    }
 }
 
 /// `check.run(oracle, case)`, with a panic turned into a harness fault (reported as a
@@ -138,19 +145,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn limit_of(config: &Config, check: Check) -> Duration {
-    if check.is_end_to_end() {
-        config.e2e_timeout
-    } else {
-        config.kernel_timeout
-    }
-}
-
-fn cases_of(config: &Config, check: Check) -> usize {
-    if check.is_end_to_end() {
-        config.e2e_cases
-    } else {
-        config.cases
+impl Config {
+    /// Cases of `check` in this run.
+    fn cases_of(&self, check: Check) -> usize {
+        if check.is_end_to_end() {
+            self.e2e_cases
+        } else {
+            self.cases
+        }
     }
 }
 
@@ -176,10 +178,10 @@ fn run_from(
     started: Instant,
 ) -> Result<(), String> {
     let reference = &oracles[0];
-    let total: usize = config.checks.iter().map(|&c| cases_of(config, c)).sum();
+    let total: usize = config.checks.iter().map(|&c| config.cases_of(c)).sum();
     let mut last_draw = Instant::now();
     for (pos, &check) in config.checks.iter().enumerate().skip(start.check) {
-        let n = cases_of(config, check);
+        let n = config.cases_of(check);
         let (first, excluded) = if pos == start.check {
             (start.case, start.excluded.clone())
         } else {
@@ -388,7 +390,11 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
                     let Some((pos, ..)) = *lock(&watch.case) else {
                         continue;
                     };
-                    let limit = limit_of(config, config.checks[pos]);
+                    let limit = if config.checks[pos].is_end_to_end() {
+                        config.e2e_timeout
+                    } else {
+                        config.kernel_timeout
+                    };
                     let since = Duration::from_nanos(cur >> 16);
                     if watch.base.elapsed().saturating_sub(since) > limit {
                         break (((cur & 0xffff) - 1) as usize, limit);
@@ -427,9 +433,8 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
         sh.summary
             .hangs
             .push((check.name(), name.to_string(), index));
-        let path = r.write_into(&config.report_dir)?;
-        sh.summary.reports.push(path);
-        sh.done += cases_of(config, check).saturating_sub(index + 1) * usize::from(hung_impl == 0);
+        sh.summary.reports.push(r.write_into(&config.report_dir)?);
+        sh.done += config.cases_of(check).saturating_sub(index + 1) * usize::from(hung_impl == 0);
         start = if hung_impl == 0 {
             // Without the reference nothing more of this check compares.
             finish_check(&mut sh, check);

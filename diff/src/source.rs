@@ -63,6 +63,11 @@ impl Source for RngSource {
     }
 }
 
+/// The bytes [`ByteSource`] reads for a choice among `span + 1` values.
+fn width(span: u64) -> usize {
+    ((64 - span.leading_zeros()) as usize).div_ceil(8).max(1)
+}
+
 /// Raw bytes (a fuzz input) read front to back.
 #[derive(Debug)]
 pub struct ByteSource<'a> {
@@ -75,10 +80,7 @@ impl<'a> ByteSource<'a> {
         ByteSource { data }
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8], Exhausted> {
-        if self.data.len() < n {
-            return Err(Exhausted);
-        }
-        let (head, rest) = self.data.split_at(n);
+        let (head, rest) = self.data.split_at_checked(n).ok_or(Exhausted)?;
         self.data = rest;
         Ok(head)
     }
@@ -88,11 +90,10 @@ impl Source for ByteSource<'_> {
     fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
         let span = (hi - lo) as u64;
         // As few bytes as the range needs, little-endian, reduced into the range.
-        let n = ((64 - span.leading_zeros()) as usize).div_ceil(8).max(1);
-        let mut v = 0u64;
-        for (i, &b) in self.take(n)?.iter().enumerate() {
-            v |= u64::from(b) << (8 * i);
-        }
+        let n = width(span);
+        let mut le = [0u8; 8];
+        le[..n].copy_from_slice(self.take(n)?);
+        let v = u64::from_le_bytes(le);
         Ok(if span == u64::MAX {
             v as i64
         } else {
@@ -131,8 +132,7 @@ impl<S: Source> RecordingSource<S> {
 impl<S: Source> Source for RecordingSource<S> {
     fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
         let v = self.inner.int_in(lo, hi)?;
-        let span = (hi - lo) as u64;
-        let n = ((64 - span.leading_zeros()) as usize).div_ceil(8).max(1);
+        let n = width((hi - lo) as u64);
         self.bytes
             .extend_from_slice(&((v - lo) as u64).to_le_bytes()[..n]);
         Ok(v)

@@ -28,52 +28,56 @@ enum Format {
     Junit,
 }
 
+// No doc comment: the `Check` variant's is the command's help.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Cases per kernel check.
+    #[arg(long, default_value_t = 10_000)]
+    cases: usize,
+    /// Cases per end-to-end check (keygen/sign/verify per parameter set).
+    #[arg(long, default_value_t = 200)]
+    e2e_cases: usize,
+    /// Seed of the input stream (the same seed gives the same inputs everywhere).
+    #[arg(long, default_value_t = 20_260_101)]
+    seed: u64,
+    /// Parameter sets, comma separated: checks that no listed set uses are skipped.
+    #[arg(long, default_value = "44,65,87")]
+    params: String,
+    /// Run only these checks (a name, or a prefix such as `decompose` or `sign`).
+    #[arg(long, num_args = 1..)]
+    only: Vec<String>,
+    /// Compare only these implementations (the reference, portable, always runs). Asking
+    /// for one this machine lacks is an error.
+    #[arg(long = "impl", num_args = 1..)]
+    implementations: Vec<String>,
+    /// Where mismatch reports go.
+    #[arg(long, default_value = "mldsa-diff-reports")]
+    report_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+    /// What to print: the human table, JSON, or JUnit XML.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also write JUnit XML to this file.
+    #[arg(long)]
+    junit_out: Option<PathBuf>,
+    /// Implementations that must be available, comma separated (e.g. `avx2,c-avx2`): an
+    /// error if one is missing. Default: the MLDSA_REQUIRE_BACKENDS environment variable.
+    #[arg(long)]
+    require_backends: Option<String>,
+    /// Time limit of one case on one implementation, in seconds (default: 10 for kernel
+    /// checks, 60 for end-to-end checks). A call that takes longer is written as a hang
+    /// report and counted as a mismatch; the run goes on without that implementation for
+    /// the rest of that check.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    case_timeout_secs: Option<u64>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run every check over a seeded input stream; exit 1 on any mismatch.
-    Check {
-        /// Cases per kernel check.
-        #[arg(long, default_value_t = 10_000)]
-        cases: usize,
-        /// Cases per end-to-end check (keygen/sign/verify per parameter set).
-        #[arg(long, default_value_t = 200)]
-        e2e_cases: usize,
-        /// Seed of the input stream (the same seed gives the same inputs everywhere).
-        #[arg(long, default_value_t = 20_260_101)]
-        seed: u64,
-        /// Parameter sets, comma separated: checks that no listed set uses are skipped.
-        #[arg(long, default_value = "44,65,87")]
-        params: String,
-        /// Run only these checks (a name, or a prefix such as `decompose` or `sign`).
-        #[arg(long, num_args = 1..)]
-        only: Vec<String>,
-        /// Compare only these implementations (the reference, portable, always runs). Asking
-        /// for one this machine lacks is an error.
-        #[arg(long = "impl", num_args = 1..)]
-        implementations: Vec<String>,
-        /// Where mismatch reports go.
-        #[arg(long, default_value = "mldsa-diff-reports")]
-        report_dir: PathBuf,
-        /// No progress bar.
-        #[arg(long)]
-        no_progress: bool,
-        /// What to print: the human table, JSON, or JUnit XML.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
-        /// Also write JUnit XML to this file.
-        #[arg(long)]
-        junit_out: Option<PathBuf>,
-        /// Implementations that must be available, comma separated (e.g. `avx2,c-avx2`): an
-        /// error if one is missing. Default: the MLDSA_REQUIRE_BACKENDS environment variable.
-        #[arg(long)]
-        require_backends: Option<String>,
-        /// Time limit of one case on one implementation, in seconds (default: 10 for kernel
-        /// checks, 60 for end-to-end checks). A call that takes longer is written as a hang
-        /// report and counted as a mismatch; the run goes on without that implementation for
-        /// the rest of that check.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        case_timeout_secs: Option<u64>,
-    },
+    Check(CheckArgs),
     /// Run reports or raw fuzz inputs through every implementation available here.
     Replay {
         /// Report files (JSON) or raw fuzz artifacts.
@@ -217,40 +221,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::List { vectors: true, .. } => vectors(),
         Command::List { names, .. } => list(names),
-        Command::Check {
-            cases,
-            e2e_cases,
-            seed,
-            params,
-            only,
-            implementations,
-            report_dir,
-            no_progress,
-            format,
-            junit_out,
-            require_backends,
-            case_timeout_secs,
-        } => check(
-            Config {
-                cases,
-                e2e_cases,
-                seed,
-                checks: select_checks(&params, &only)?,
-                report_dir,
-                max_reports: 3,
-                progress: !no_progress && std::io::stderr().is_terminal(),
-                kernel_timeout: case_timeout_secs
-                    .map_or(runner::KERNEL_TIMEOUT, std::time::Duration::from_secs),
-                e2e_timeout: case_timeout_secs
-                    .map_or(runner::E2E_TIMEOUT, std::time::Duration::from_secs),
-            },
-            &implementations,
-            Output {
-                format,
-                junit_out,
-                require_backends,
-            },
-        ),
+        Command::Check(args) => check(args),
         Command::Transcript {
             seed,
             backend,
@@ -277,13 +248,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             files,
             check,
             report_out,
-        } => Ok(
-            if mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())? {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            },
-        ),
+        } => mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())
+            .map(failure_if),
         Command::RareSearch { params, limit } => rare_search(&params, limit),
         Command::Vectors => vectors(),
     }
@@ -297,10 +263,18 @@ fn vectors() -> Result<ExitCode, String> {
     let findings = r.findings();
     if findings.is_empty() {
         println!("vectors: every answer is FIPS 204's or a stated deviation");
-        Ok(ExitCode::SUCCESS)
     } else {
         println!("vectors: wrong answers:\n{}", findings.join("\n"));
-        Ok(ExitCode::from(1))
+    }
+    Ok(failure_if(!findings.is_empty()))
+}
+
+/// Exit status 1 if `failed`, else 0.
+fn failure_if(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -343,21 +317,29 @@ fn select_checks(params: &str, only: &[String]) -> Result<Vec<Check>, String> {
     Ok(checks)
 }
 
-/// How `check` reports.
-struct Output {
-    format: Format,
-    junit_out: Option<PathBuf>,
-    require_backends: Option<String>,
-}
-
-fn check(config: Config, implementations: &[String], output: Output) -> Result<ExitCode, String> {
-    let required = match &output.require_backends {
+fn check(args: CheckArgs) -> Result<ExitCode, String> {
+    let config = Config {
+        cases: args.cases,
+        e2e_cases: args.e2e_cases,
+        seed: args.seed,
+        checks: select_checks(&args.params, &args.only)?,
+        report_dir: args.report_dir,
+        max_reports: 3,
+        progress: !args.no_progress && std::io::stderr().is_terminal(),
+        kernel_timeout: args
+            .case_timeout_secs
+            .map_or(runner::KERNEL_TIMEOUT, std::time::Duration::from_secs),
+        e2e_timeout: args
+            .case_timeout_secs
+            .map_or(runner::E2E_TIMEOUT, std::time::Duration::from_secs),
+    };
+    let required = match &args.require_backends {
         Some(list) => {
             mldsa_diff::ci::require(list).map_err(|e| format!("--require-backends: {e}"))?
         }
         None => mldsa_diff::ci::require_from_env()?,
     };
-    let oracles = select_oracles(implementations)?;
+    let oracles = select_oracles(&args.implementations)?;
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     if let Some(r) = required.iter().find(|r| !names.contains(&r.as_str())) {
         return Err(format!("{r} is required but --impl leaves it out"));
@@ -366,20 +348,16 @@ fn check(config: Config, implementations: &[String], output: Output) -> Result<E
         oracles.into_iter().map(std::sync::Arc::from).collect();
     let summary = runner::run(&config, &oracles)?;
     mldsa_diff::ci::github(&summary, names[0])?;
-    if let Some(path) = &output.junit_out {
+    if let Some(path) = &args.junit_out {
         let xml = mldsa_diff::ci::junit(&config, &summary, names[0])?;
         std::fs::write(path, xml).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    match output.format {
+    match args.format {
         Format::Human => print_human(&config, &summary, &names),
         Format::Json => println!("{}", mldsa_diff::ci::json(&config, &summary, names[0])),
         Format::Junit => println!("{}", mldsa_diff::ci::junit(&config, &summary, names[0])?),
     }
-    Ok(if summary.mismatches() == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(failure_if(summary.mismatches() > 0))
 }
 
 fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
@@ -393,17 +371,10 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         std::env::consts::ARCH
     );
     print!("{}", runner::table(summary));
-    let compared: usize = summary
-        .rows
-        .iter()
-        .filter(|r| r.implementation != "portable")
-        .map(|r| r.cases)
-        .sum();
+    let comparisons: usize = summary.compared("portable").map(|r| r.cases).sum();
     let seconds: f64 = summary.rows.iter().map(|r| r.time.as_secs_f64()).sum();
     println!(
-        "\n{} comparisons against the reference in {:.1}s; {} mismatches",
-        compared,
-        seconds,
+        "\n{comparisons} comparisons against the reference in {seconds:.1}s; {} mismatches",
         summary.mismatches()
     );
     for (check, imp, index) in &summary.hangs {
@@ -438,12 +409,7 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
             summary.uncompared.join(", ")
         );
     }
-    // A row counts when it compared something: the reference's own rows do not.
-    let compared: Vec<_> = summary
-        .rows
-        .iter()
-        .filter(|r| r.implementation != names[0])
-        .collect();
+    let compared: Vec<_> = summary.compared(names[0]).collect();
     println!(
         "mldsa-diff: {} passed, {} failed",
         compared.iter().filter(|r| r.mismatches == 0).count(),

@@ -5,11 +5,11 @@
 //! implementation that offers the mode answers, judged like every other check, with the
 //! differences in `known.rs`.
 
-use super::def::{Answer, Check, Def, Family, Over, Slot, Takes, no_polys};
-use super::e2e::{case_keys, maker, signed, verdict};
+use super::def::{Answer, Check, Def, Slot, Takes};
+use super::e2e::{case_keys, maker, pure, signed, verdict};
 use super::e2e_extra::{PRE_HASH, PRE_HASHED};
-use super::inputs::{bytes_array, pick};
-use crate::model::{Case, Verdict};
+use super::inputs::{bytes_array, fill_or_random, pick};
+use crate::model::Case;
 use crate::oracle::{Msg, answered};
 use crate::source::{Exhausted, Source};
 use mldsa::prehash::PreHash;
@@ -18,10 +18,7 @@ use mldsa::prehash::PreHash;
 /// case (`bytes` names the function); `None` if malformed.
 fn api_msg(case: &Case) -> Option<Msg<'_>> {
     match case.scalar {
-        0 if case.bytes.is_empty() => Some(Msg::Pure {
-            msg: &case.msg,
-            ctx: &case.ctx,
-        }),
+        0 if case.bytes.is_empty() => Some(pure(case)),
         PRE_HASH | PRE_HASHED => super::e2e_extra::variant_msg(case),
         _ => None,
     }
@@ -115,11 +112,8 @@ fn generate_verify(
     let (mut pk, sk) = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
     message(src, &mut case, index, edge)?;
-    let rnd: [u8; 32] = if edge {
-        [0; 32]
-    } else {
-        bytes_array(&src.bytes(32)?).expect("32")
-    };
+    let rnd = fill_or_random(src, edge.then_some(0), 32)?;
+    let rnd: [u8; 32] = bytes_array(&rnd).expect("32");
     // Signed under another context one time in eight.
     let mut signer = case.clone();
     if !edge && src.chance(1, 8)? {
@@ -141,11 +135,8 @@ fn generate_verify(
     }
     case.pk = pk;
     case.sig = sig;
-    case.note = notes
-        .into_iter()
-        .filter(|n| !n.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
+    notes.retain(|n| !n.is_empty());
+    case.note = notes.join("; ");
     Ok(case)
 }
 
@@ -159,11 +150,8 @@ fn generate_sign(
     let (_, mut sk) = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
     message(src, &mut case, index, edge)?;
-    case.rnd = if edge || src.chance(1, 4)? {
-        vec![0; 32]
-    } else {
-        src.bytes(32)?
-    };
+    let zero_rnd = edge || src.chance(1, 4)?;
+    case.rnd = fill_or_random(src, zero_rnd.then_some(0), 32)?;
     let mut notes = vec![case.note.trim().to_string()];
     if !edge {
         // Flips stay out of s1 and s2 (an out-of-range key is sign_malformed_sk's): rho, K,
@@ -188,29 +176,13 @@ fn generate_sign(
         }
     }
     case.sk = sk;
-    case.note = notes
-        .into_iter()
-        .filter(|n| !n.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
+    notes.retain(|n| !n.is_empty());
+    case.note = notes.join("; ");
     Ok(case)
 }
 
 /// api_verify_{set}.
 pub static API_VERIFY: Def = Def {
-    name: "api_verify_{set}",
-    over: Over::Sets,
-    family: Family::EndToEnd,
-    kernels: &[],
-    contract: None,
-    about: Some(|_| {
-        "pk and signature kept, flipped, resized or replaced; pure | HashML-DSA | HashML-DSA given \
-         a digest of any length; contexts up to 264 bytes -> accept/reject; agreement"
-            .into()
-    }),
-    planted: "unpack_hint",
-    poly_inputs: no_polys,
-    edge_cases: 3,
     generate: generate_verify,
     run: |o, check, case| {
         let m = api_msg(case)?;
@@ -226,6 +198,15 @@ pub static API_VERIFY: Def = Def {
         Slot::Scalar,
     ]),
     answer: Answer::Verdict,
+    ..super::e2e::e2e(
+        "api_verify_{set}",
+        |_| {
+            "pk and signature kept, flipped, resized or replaced; pure | HashML-DSA | HashML-DSA \
+             given a digest of any length; contexts up to 264 bytes -> accept/reject; agreement"
+                .into()
+        },
+        "unpack_hint",
+    )
 };
 
 /// api_sign_{set}.
@@ -244,22 +225,11 @@ pub static API_SIGN: Def = Def {
         let m = api_msg(case)?;
         answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
     },
+    // sign_variants' fields, of any lengths but rnd's.
     takes: Takes {
-        slots: &[
-            Slot::Sk,
-            Slot::Msg,
-            Slot::Ctx,
-            Slot::Rnd,
-            Slot::Bytes,
-            Slot::Scalar,
-        ],
         valid: |_, case| super::e2e::length("rnd", case.rnd.len(), 32),
+        ..super::e2e_extra::SIGN_VARIANTS.takes
     },
     answer: Answer::SignatureOrRefusal,
     ..API_VERIFY
 };
-
-/// Whether `v` is a signer's refusal.
-pub fn refused(v: &Verdict) -> bool {
-    matches!(v, Verdict::Error(_))
-}

@@ -1,10 +1,8 @@
 //! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
 //! first, then random values, rounding boundaries over-represented where they matter).
 
-use super::def::{Answer, Check, Def, Family, Over, POLYS, Slot, Takes, Variant, gamma2};
-use super::inputs::{
-    EDGE_PATTERNS, boundary_poly, edge_poly, poly, polys_in, polys_out, random_poly,
-};
+use super::def::{Check, Def, Family, Over, POLYS, Slot, Takes, Variant, gamma2};
+use super::inputs::{EDGE_PATTERNS, boundary_poly, edge_poly, polys_in, polys_out, random_poly};
 use crate::model::{Case, Output};
 use crate::oracle::{Got, Oracle, answered};
 use crate::source::{Exhausted, Source};
@@ -22,11 +20,6 @@ fn l_of(v: Variant) -> usize {
 /// How a random (non-edge) polynomial within bounds `b` is drawn for a check.
 type RandomFn = fn(Check, Bounds, &mut dyn Source) -> Result<Vec<i32>, Exhausted>;
 
-/// Uniform within the bounds.
-fn uniform(_: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
-    random_poly(src, b)
-}
-
 /// Over-representing the rounding boundaries of Decompose: multiples of 2 gamma2, offset by
 /// gamma2.
 fn near_gamma2_steps(check: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
@@ -41,7 +34,7 @@ pub(super) fn from_contract(
     edge: bool,
     src: &mut dyn Source,
 ) -> Result<Case, Exhausted> {
-    from_contract_with(check, index, edge, src, uniform)
+    from_contract_with(check, index, edge, src, |_, b, src| random_poly(src, b))
 }
 
 /// Polynomial inputs from the contract: the first from `input[0]`, a second one from
@@ -118,8 +111,7 @@ fn unary(
     case: &Case,
     op: fn(&dyn Oracle, &Params, Poly) -> Got<Poly>,
 ) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
+    let a = polys_in(case, 1)?.pop()?;
     answered(op(o, &check.params(), a), |a| polys_out(&[a]))
 }
 
@@ -139,31 +131,23 @@ type SplitOp = fn(&dyn Oracle, Check, &Poly) -> Got<(Poly, Poly)>;
 
 /// A kernel splitting one polynomial in two.
 fn split(o: &dyn Oracle, check: Check, case: &Case, op: SplitOp) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
+    let a = polys_in(case, 1)?.pop()?;
     answered(op(o, check, &a), |(x, y)| polys_out(&[x, y]))
 }
 
-const fn a_kernel(
+/// A kernel on one polynomial drawn from `contract`; its first kernel is its planted bug.
+pub(super) const fn a_kernel(
     name: &'static str,
     kernel: &'static [&'static str],
     contract: fn(Variant) -> Contract,
     run: super::def::RunFn,
 ) -> Def {
     Def {
-        name,
-        over: Over::Nothing,
-        family: Family::Arith,
-        kernels: kernel,
         contract: Some(contract),
-        about: None,
-        planted: kernel[0],
         poly_inputs: one,
         edge_cases: EDGE_PATTERNS,
-        generate: from_contract,
-        run,
         takes: POLYS,
-        answer: Answer::Output,
+        ..Def::new(name, Family::Arith, (kernel, kernel[0]), from_contract, run)
     }
 }
 
@@ -331,8 +315,7 @@ pub static CHKNORM: Def = Def {
         &["chknorm"],
         |_| contract::CHKNORM,
         |o, check, case| {
-            let a = poly(case, 0)?;
-            polys_in(case, 1)?;
+            let a = polys_in(case, 1)?.pop()?;
             let bound = chknorm_bound(case)?;
             answered(o.chknorm(&check.params(), &a, bound), |r| Output {
                 scalar: i64::from(r),

@@ -105,6 +105,35 @@ pub struct Def {
     pub answer: Answer,
 }
 
+impl Def {
+    /// A check of `family` on `kernels` (its fuzz target measured against `planted`): one
+    /// variant, no contract, three edge cases, bytes in, the whole output compared; the
+    /// families override the rest.
+    pub const fn new(
+        name: &'static str,
+        family: Family,
+        (kernels, planted): (&'static [&'static str], &'static str),
+        generate: GenFn,
+        run: RunFn,
+    ) -> Def {
+        Def {
+            name,
+            over: Over::Nothing,
+            family,
+            kernels,
+            contract: None,
+            about: None,
+            planted,
+            poly_inputs: no_polys,
+            edge_cases: 3,
+            generate,
+            run,
+            takes: BYTES,
+            answer: Answer::Output,
+        }
+    }
+}
+
 /// A field of a [`Case`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -196,13 +225,6 @@ pub enum Answer {
     SignatureOrRefusal,
 }
 
-impl Answer {
-    /// Whether only accept/reject is compared.
-    pub fn accept_reject_only(self) -> bool {
-        matches!(self, Answer::Verdict | Answer::VerdictHashingOutput)
-    }
-}
-
 /// One check: a [`Def`] for one [`Variant`].
 #[derive(Clone, Copy, Debug)]
 pub struct Check {
@@ -225,33 +247,19 @@ impl std::hash::Hash for Check {
     }
 }
 
-fn g2_no(g: Gamma2) -> &'static str {
-    match g {
-        Gamma2::QMinus1Over88 => "88",
-        Gamma2::QMinus1Over32 => "32",
-    }
-}
-
-fn g1_no(g: Gamma1) -> &'static str {
-    match g {
-        Gamma1::Pow17 => "17",
-        Gamma1::Pow19 => "19",
-    }
-}
-
 impl Check {
     /// The check's name, as used on the command line, in reports and as fuzz target name.
     pub fn name(&self) -> String {
-        let p = self.params();
         let n = self.def.name;
         match self.variant {
             Variant::None => n.to_string(),
-            Variant::Set(_) => n
+            Variant::Set(p) => n
                 .replace("{set}", &p.name[7..])
                 .replace("{l}", &p.l.to_string()),
-            Variant::Gamma2(g) => n.replace("{g2}", g2_no(g)),
+            // `{g2}`: (q-1)/gamma2 = 2m (88, 32); `{g1}`: log2 gamma1 (17, 19).
+            Variant::Gamma2(g) => n.replace("{g2}", &(2 * g.m()).to_string()),
             Variant::Eta(e) => n.replace("{eta}", &e.value().to_string()),
-            Variant::Gamma1(g) => n.replace("{g1}", g1_no(g)),
+            Variant::Gamma1(g) => n.replace("{g1}", &g.value().trailing_zeros().to_string()),
         }
     }
 
@@ -281,11 +289,6 @@ impl Check {
     pub fn run(&self, o: &dyn Oracle, case: &Case) -> Option<Output> {
         let out = (self.def.run)(o, *self, case)?;
         Some(if o.planted() { spoiled(out) } else { out })
-    }
-
-    /// Its family.
-    pub fn family(&self) -> Family {
-        self.def.family
     }
 
     /// End-to-end (whole-scheme) rather than kernel.

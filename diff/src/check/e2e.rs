@@ -2,8 +2,8 @@
 //! set. Keys and signatures are made with this crate's fastest backend on this machine
 //! ([`maker`]), then handed unchanged — or mutated — to every implementation.
 
-use super::def::{Answer, Check, Def, Family, Over, Slot, Takes, no_polys};
-use super::inputs::{bytes_array, fixed_or_random, pick};
+use super::def::{Answer, Check, Def, Family, Over, Slot, Takes};
+use super::inputs::{bytes_array, fill_or_random, fixed_or_random, pick};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Msg, Oracle, Signed, Verified, answered};
 use crate::source::{Exhausted, Source};
@@ -30,11 +30,7 @@ pub fn case_keys(
     edge: bool,
     src: &mut dyn Source,
 ) -> Result<(Vec<u8>, Vec<u8>), Exhausted> {
-    let xi = if edge {
-        vec![index as u8; 32]
-    } else {
-        src.bytes(32)?
-    };
+    let xi = fill_or_random(src, edge.then_some(index as u8), 32)?;
     Ok(keygen(p, &xi))
 }
 
@@ -100,21 +96,15 @@ pub fn sign(
         ctx.to_vec(),
         rnd.to_vec(),
     );
-    SIGNATURES.with(|m| m.get_or(key, || sign_uncached(p, sk, msg, ctx, rnd)))
-}
-
-fn sign_uncached(
-    p: &Params,
-    sk: &[u8],
-    msg: &[u8],
-    ctx: &[u8],
-    rnd: &[u8],
-) -> Result<Vec<u8>, mldsa::Error> {
-    let rnd: [u8; 32] = rnd.try_into().expect("rnd is 32 bytes");
-    let prefix = raw::pure_prefix(ctx)?;
-    let mut sig = vec![0u8; p.sig_bytes()];
-    raw::sign_internal(maker(), p, sk, &[&prefix, ctx, msg], &rnd, &mut sig)?;
-    Ok(sig)
+    SIGNATURES.with(|m| {
+        m.get_or(key, || {
+            let rnd: [u8; 32] = rnd.try_into().expect("rnd is 32 bytes");
+            let prefix = raw::pure_prefix(ctx)?;
+            let mut sig = vec![0u8; p.sig_bytes()];
+            raw::sign_internal(maker(), p, sk, &[&prefix, ctx, msg], &rnd, &mut sig)?;
+            Ok(sig)
+        })
+    })
 }
 
 /// A signer's answer: the signature, or its refusal as it words it.
@@ -145,23 +135,26 @@ pub(super) fn verdict(r: Verified) -> Output {
     }
 }
 
+/// The case's message and context, as pure ML-DSA signs them.
+pub(super) fn pure(case: &Case) -> Msg<'_> {
+    Msg::Pure {
+        msg: &case.msg,
+        ctx: &case.ctx,
+    }
+}
+
 /// Signs a pure case.
 fn sign_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
     let rnd = bytes_array(&case.rnd)?;
-    let m = Msg::Pure {
-        msg: &case.msg,
-        ctx: &case.ctx,
-    };
-    answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
+    answered(o.sign(&check.params(), &case.sk, pure(case), &rnd), signed)
 }
 
 /// Verifies a pure case.
 fn verify_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
-    let m = Msg::Pure {
-        msg: &case.msg,
-        ctx: &case.ctx,
-    };
-    answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
+    answered(
+        o.verify(&check.params(), &case.pk, pure(case), &case.sig),
+        verdict,
+    )
 }
 
 /// `have` bytes of field `f`, if that is `want`.
@@ -215,29 +208,15 @@ pub(super) const fn e2e(
     planted: &'static str,
 ) -> Def {
     Def {
-        name,
         over: Over::Sets,
-        family: Family::EndToEnd,
-        kernels: &[],
-        contract: None,
         about: Some(about),
-        planted,
-        poly_inputs: no_polys,
-        edge_cases: 3,
-        generate: gen_sign,
-        run: sign_run,
         takes: SIGNING,
-        answer: Answer::Output,
+        ..Def::new(name, Family::EndToEnd, (&[], planted), gen_sign, sign_run)
     }
 }
 
 pub static KEYGEN: Def = Def {
-    generate: |_, index, edge, src| {
-        Ok(Case {
-            bytes: fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 32)?,
-            ..Case::default()
-        })
-    },
+    generate: |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 32),
     takes: Takes {
         slots: &[Slot::Bytes],
         valid: |_, case| length("bytes (xi)", case.bytes.len(), 32),
@@ -347,21 +326,10 @@ fn common(
     } else {
         src.int_in(0, 255)?
     };
-    case.msg = if edge {
-        vec![0x61; msg_len as usize]
-    } else {
-        src.bytes(msg_len as usize)?
-    };
-    case.ctx = if edge {
-        vec![0x63; ctx_len as usize]
-    } else {
-        src.bytes(ctx_len as usize)?
-    };
-    case.rnd = if edge || src.chance(1, 4)? {
-        vec![0; 32]
-    } else {
-        src.bytes(32)?
-    };
+    case.msg = fill_or_random(src, edge.then_some(0x61), msg_len as usize)?;
+    case.ctx = fill_or_random(src, edge.then_some(0x63), ctx_len as usize)?;
+    let zero_rnd = edge || src.chance(1, 4)?;
+    case.rnd = fill_or_random(src, zero_rnd.then_some(0), 32)?;
     Ok((case, pk, sk))
 }
 
@@ -433,12 +401,11 @@ fn gen_verify(
     src: &mut dyn Source,
 ) -> Result<Case, Exhausted> {
     let p = &check.params();
-    let (mut case, pk, sk) = common(check, index, edge, src)?;
+    let (mut case, mut pk, sk) = common(check, index, edge, src)?;
     // If the reference itself cannot sign (a faulty kernel), verify an all-zero
     // signature instead: the sign checks report the fault.
     let mut sig =
         sign(p, &sk, &case.msg, &case.ctx, &case.rnd).unwrap_or_else(|_| vec![0; p.sig_bytes()]);
-    let mut pk = pk;
     let m = if edge {
         index
     } else {
@@ -500,10 +467,7 @@ fn gen_verify(
                 flip(src, &mut case.ctx, 0..n)?;
             }
         }
-        12 => {
-            let n = pk.len();
-            flip(src, &mut pk, 0..n)?;
-        }
+        12 => flip(src, &mut pk, 0..p.pk_bytes())?,
         _ => case.ctx = vec![7; 256],
     }
     case.note = MUTATIONS[m].to_string();

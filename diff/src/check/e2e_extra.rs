@@ -2,9 +2,9 @@
 //! (HashML-DSA, external mu, Sign_internal) and verification of hostile input. Together with
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
-use super::def::{Answer, Check, Def, Over, Slot, Takes, no_polys};
+use super::def::{Answer, Check, Def, Slot, Takes};
 use super::e2e::{case_keys, sign, signed};
-use super::inputs::{bytes_array, pick};
+use super::inputs::{bytes_array, fill_or_random, pick};
 use crate::model::Case;
 use crate::oracle::{Msg, answered};
 use crate::source::{Exhausted, Source};
@@ -44,15 +44,6 @@ pub fn variant_msg(case: &Case) -> Option<Msg<'_>> {
     })
 }
 
-fn generate_variant(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
-    Ok(variant_case(check, index, edge, src)?.1)
-}
-
 /// The public key and the sign_variants input number `index` (verify_variants signs it).
 pub(super) fn variant_case(
     check: Check,
@@ -72,14 +63,11 @@ pub(super) fn variant_case(
     } else {
         src.int_in(0, 200)? as usize
     };
+    let zero_rnd = edge || src.chance(1, 4)?;
     let mut case = Case {
         sk,
         scalar: mode,
-        rnd: if edge || src.chance(1, 4)? {
-            vec![0; 32]
-        } else {
-            src.bytes(32)?
-        },
+        rnd: fill_or_random(src, zero_rnd.then_some(0), 32)?,
         ..Case::default()
     };
     match mode {
@@ -91,11 +79,7 @@ pub(super) fn variant_case(
                 src.int_in(0, PreHash::ALL.len() as i64 - 1)? as u8
             };
             case.bytes = vec![ph];
-            case.msg = if edge {
-                vec![0x61; 3]
-            } else {
-                src.bytes(msg_len)?
-            };
+            case.msg = fill_or_random(src, edge.then_some(0x61), msg_len)?;
             let ctx_len = if edge {
                 0
             } else {
@@ -105,15 +89,11 @@ pub(super) fn variant_case(
             case.note = format!("HashML-DSA with {}", PreHash::ALL[usize::from(ph)].name());
         }
         EXTERNAL_MU => {
-            case.msg = if edge { vec![0x6d; 64] } else { src.bytes(64)? };
+            case.msg = fill_or_random(src, edge.then_some(0x6d), 64)?;
             case.note = "external mu".into();
         }
         _ => {
-            case.msg = if edge {
-                vec![0x61; 3]
-            } else {
-                src.bytes(msg_len)?
-            };
+            case.msg = fill_or_random(src, edge.then_some(0x61), msg_len)?;
             case.note = "Sign_internal on M' as given".into();
         }
     }
@@ -121,20 +101,7 @@ pub(super) fn variant_case(
 }
 
 pub static SIGN_VARIANTS: Def = Def {
-    name: "sign_variants_{set}",
-    over: Over::Sets,
-    family: super::def::Family::EndToEnd,
-    kernels: &[],
-    contract: None,
-    about: Some(|_| {
-        "sk, rnd, and HashML-DSA (12 pre-hashes; msg, ctx) | external mu | Sign_internal (M') \
-         -> signature; byte-identical (an implementation without that interface does not answer)"
-            .into()
-    }),
-    planted: "pack_z",
-    poly_inputs: no_polys,
-    edge_cases: 3,
-    generate: generate_variant,
+    generate: |check, index, edge, src| Ok(variant_case(check, index, edge, src)?.1),
     takes: Takes {
         slots: &[
             Slot::Sk,
@@ -151,7 +118,16 @@ pub static SIGN_VARIANTS: Def = Def {
         let m = variant_msg(case)?;
         answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
     },
-    answer: Answer::Output,
+    ..super::e2e::e2e(
+        "sign_variants_{set}",
+        |_| {
+            "sk, rnd, and HashML-DSA (12 pre-hashes; msg, ctx) | external mu | Sign_internal \
+             (M') -> signature; byte-identical (an implementation without that interface does not \
+             answer)"
+                .into()
+        },
+        "pack_z",
+    )
 };
 
 /// What a hostile verify case did to a valid (pk, signature).
@@ -180,11 +156,7 @@ fn generate_hostile(
     } else {
         (src.int_in(0, 64)? as usize, src.int_in(0, 16)? as usize)
     };
-    let msg = if edge {
-        vec![0x61; 3]
-    } else {
-        src.bytes(msg_len)?
-    };
+    let msg = fill_or_random(src, edge.then_some(0x61), msg_len)?;
     let ctx = src.bytes(ctx_len)?;
     let rnd = [0u8; 32];
     let mut sig = sign(p, &sk, &msg, &ctx, &rnd).unwrap_or_else(|_| vec![0; p.sig_bytes()]);

@@ -93,36 +93,42 @@ pub fn boundary_poly(
         .collect()
 }
 
-/// `len` bytes: for edge case `index` all equal to `fills[index]`, else random.
+/// `len` bytes: all equal to `fill` (an edge case), else random.
+pub fn fill_or_random(
+    src: &mut dyn Source,
+    fill: Option<u8>,
+    len: usize,
+) -> Result<Vec<u8>, Exhausted> {
+    fill.map_or_else(|| src.bytes(len), |x| Ok(vec![x; len]))
+}
+
+/// An input of `len` bytes: for edge case `index` all equal to `fills[index]`, else random.
 pub fn fixed_or_random(
     src: &mut dyn Source,
     edge: bool,
     index: usize,
     fills: &[u8],
     len: usize,
-) -> Result<Vec<u8>, Exhausted> {
-    if edge {
-        Ok(vec![fills[index]; len])
-    } else {
-        src.bytes(len)
+) -> Result<Case, Exhausted> {
+    let fill = edge.then(|| fills[index]);
+    Ok(bytes_in(fill_or_random(src, fill, len)?))
+}
+
+/// An input of bytes.
+pub fn bytes_in(bytes: Vec<u8>) -> Case {
+    Case {
+        bytes,
+        ..Case::default()
     }
 }
 
-/// Input polynomial `i`, if the case has it with N coefficients.
-pub fn poly(case: &Case, i: usize) -> Option<Poly> {
-    let v = case.polys.get(i)?;
-    let mut p = Poly::ZERO;
-    p.coeffs
-        .copy_from_slice(v.get(..N).filter(|_| v.len() == N)?);
-    Some(p)
-}
-
-/// Input polynomials `0..n`, if the case has exactly those.
+/// Input polynomials `0..n`, if the case has exactly those, each with N coefficients.
 pub fn polys_in(case: &Case, n: usize) -> Option<Vec<Poly>> {
     if case.polys.len() != n {
         return None;
     }
-    (0..n).map(|i| poly(case, i)).collect()
+    let poly = |v: &Vec<i32>| Some(Poly::from_coeffs(v.as_slice().try_into().ok()?));
+    case.polys.iter().map(poly).collect()
 }
 
 /// The input bytes as an array, if they have its length.

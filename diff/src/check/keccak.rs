@@ -1,8 +1,8 @@
 //! Keccak-f[1600]: one state, four interleaved states, and two sets of four.
 
-use super::def::{Answer, Def, Family, Over, no_polys};
+use super::def::{Def, Family};
 use super::inputs::{bytes_out, fixed_or_random};
-use crate::model::{Case, Output};
+use crate::model::Output;
 use crate::oracle::answered;
 
 /// Bytes of one state.
@@ -29,38 +29,15 @@ const fn keccak(
     run: super::def::RunFn,
 ) -> Def {
     Def {
-        name,
-        over: Over::Nothing,
-        family: Family::Keccak,
-        kernels: kernel,
-        contract: None,
         about: Some(about),
-        planted: "keccak",
-        poly_inputs: no_polys,
-        edge_cases: 3,
-        generate,
-        run,
-        takes: super::def::BYTES,
-        answer: Answer::Output,
+        ..Def::new(name, Family::Keccak, (kernel, "keccak"), generate, run)
     }
-}
-
-fn state_bytes(
-    index: usize,
-    edge: bool,
-    src: &mut dyn crate::source::Source,
-    len: usize,
-) -> Result<Case, crate::source::Exhausted> {
-    Ok(Case {
-        bytes: fixed_or_random(src, edge, index, &[0, 0xff, 0x01], len)?,
-        ..Case::default()
-    })
 }
 
 pub static KECCAK: Def = keccak(
     "keccak_f1600",
     &["keccak_f1600"],
-    |_, index, edge, src| state_bytes(index, edge, src, STATE),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], STATE),
     |_| "200-byte state -> Keccak-f[1600]; exact".into(),
     |o, check, case| {
         let s = o.keccak_f1600(&check.params(), lanes::<25>(&case.bytes)?);
@@ -71,7 +48,7 @@ pub static KECCAK: Def = keccak(
 pub static KECCAK_X4: Def = keccak(
     "keccak_f1600_x4",
     &["keccak_f1600_x4"],
-    |_, index, edge, src| state_bytes(index, edge, src, 4 * STATE),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], 4 * STATE),
     |_| "four interleaved states -> Keccak-f[1600] x4; exact".into(),
     |o, check, case| {
         let s = o.keccak_f1600_x4(&check.params(), lanes::<100>(&case.bytes)?);
@@ -82,7 +59,7 @@ pub static KECCAK_X4: Def = keccak(
 pub static KECCAK_X4X2: Def = keccak(
     "keccak_f1600_x4x2",
     &["keccak_f1600_x4x2"],
-    |_, index, edge, src| state_bytes(index, edge, src, 8 * STATE),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], 8 * STATE),
     |_| {
         "two sets of four interleaved states -> Keccak-f[1600] x4 on each (a backend \
          may run them interleaved); exact"

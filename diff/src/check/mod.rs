@@ -28,6 +28,7 @@ pub use inputs::EDGE_PATTERNS;
 
 use crate::model::Case;
 use crate::source::{Exhausted, Source};
+use mldsa::backend::contract::{ANY, first_violation};
 use mldsa::params::Params;
 
 /// One registry entry: a check, or checks whose variants interleave (decompose, make_hint
@@ -153,12 +154,9 @@ pub fn validate(check: Check, case: &Case) -> Result<(), String> {
                     p.len()
                 ));
             }
-            let b = if n == 2 && c.input[1] != mldsa::backend::contract::ANY {
-                c.input[i]
-            } else {
-                c.input[0]
-            };
-            if let Some((j, v)) = mldsa::backend::contract::first_violation(b, p) {
+            // A second polynomial has bounds of its own where the contract gives them.
+            let b = c.input[if n == 2 && c.input[1] != ANY { i } else { 0 }];
+            if let Some((j, v)) = first_violation(b, p) {
                 return Err(format!(
                     "{name}: polynomial {i} coefficient {j} = {v} is outside the contract's [{}, {}]",
                     b.lo, b.hi

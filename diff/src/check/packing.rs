@@ -1,13 +1,8 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
-use super::arith::from_contract;
-use super::def::{
-    Answer, BYTES, Check, Def, Family, GenFn, Over, POLYS, RunFn, Variant, eta, gamma1, gamma2,
-    no_polys,
-};
-use super::inputs::{
-    EDGE_PATTERNS, bytes_of_len, bytes_out, fixed_or_random, poly, polys_in, polys_out, to_vecs,
-};
+use super::arith::a_kernel;
+use super::def::{Check, Def, Family, GenFn, Over, POLYS, RunFn, Variant, eta, gamma1, gamma2};
+use super::inputs::{bytes_in, bytes_of_len, bytes_out, polys_in, polys_out, to_vecs};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Got, Oracle, answered};
 use crate::source::{Exhausted, Source};
@@ -15,10 +10,6 @@ use mldsa::backend::Backend;
 use mldsa::backend::contract::{self, Contract};
 use mldsa::params::{N, POLY_T0_BYTES, POLY_T1_BYTES, Params};
 use mldsa::poly::Poly;
-
-fn one(_: Variant) -> usize {
-    1
-}
 
 const fn pack(
     name: &'static str,
@@ -28,19 +19,9 @@ const fn pack(
     run: RunFn,
 ) -> Def {
     Def {
-        name,
         over,
         family: Family::Packing,
-        kernels: kernel,
-        contract: Some(contract),
-        about: None,
-        planted: kernel[0],
-        poly_inputs: one,
-        edge_cases: EDGE_PATTERNS,
-        generate: from_contract,
-        run,
-        takes: POLYS,
-        answer: Answer::Output,
+        ..a_kernel(name, kernel, contract, run)
     }
 }
 
@@ -52,8 +33,7 @@ fn pack_run(
     case: &Case,
     op: fn(&dyn Oracle, Check, &Poly) -> Got<Vec<u8>>,
 ) -> Option<Output> {
-    let a = poly(case, 0)?;
-    polys_in(case, 1)?;
+    let a = polys_in(case, 1)?.pop()?;
     answered(op(o, check, &a), bytes_out)
 }
 
@@ -67,7 +47,7 @@ fn gen_unpack(
     len: usize,
 ) -> Result<Case, Exhausted> {
     let bytes = if edge {
-        fixed_or_random(src, edge, index, &[0x00, 0xff, 0x55], len)?
+        vec![[0x00, 0xff, 0x55][index]; len]
     } else {
         // The choice is drawn for every unpacking check; only s1/s2 use it.
         let valid = src.chance(3, 4)?;
@@ -84,10 +64,7 @@ fn gen_unpack(
             _ => src.bytes(len)?,
         }
     };
-    Ok(Case {
-        bytes,
-        ..Case::default()
-    })
+    Ok(bytes_in(bytes))
 }
 
 const fn unpack(
@@ -98,19 +75,9 @@ const fn unpack(
     (generate, run): (GenFn, RunFn),
 ) -> Def {
     Def {
-        name,
         over,
-        family: Family::Packing,
-        kernels: kernel,
         contract,
-        about: None,
-        planted: kernel[0],
-        poly_inputs: no_polys,
-        edge_cases: 3,
-        generate,
-        run,
-        takes: BYTES,
-        answer: Answer::Output,
+        ..Def::new(name, Family::Packing, (kernel, kernel[0]), generate, run)
     }
 }
 
@@ -286,11 +253,7 @@ fn hint_in(case: &Case, p: &Params) -> Option<Vec<Poly>> {
 }
 
 pub static PACK_HINT: Def = Def {
-    name: "pack_hint_{set}",
     over: Over::Sets,
-    family: Family::Packing,
-    kernels: &["pack_hint"],
-    contract: None,
     about: Some(|c| {
         let p = c.params();
         format!(
@@ -300,28 +263,29 @@ pub static PACK_HINT: Def = Def {
             p.omega + p.k
         )
     }),
-    planted: "pack_hint",
-    poly_inputs: no_polys,
-    edge_cases: 3,
-    generate: |check, index, edge, src| {
-        let p = check.params();
-        let ones = if edge {
-            [0, p.omega, 1][index]
-        } else {
-            src.int_in(0, p.omega as i64)? as usize
-        };
-        Ok(Case {
-            polys: random_hint(src, &p, ones, edge)?,
-            ..Case::default()
-        })
-    },
-    run: |o, check, case| {
-        let p = check.params();
-        let h = hint_in(case, &p)?;
-        answered(o.pack_hint(&p, &h), bytes_out)
-    },
     takes: POLYS,
-    answer: Answer::Output,
+    ..Def::new(
+        "pack_hint_{set}",
+        Family::Packing,
+        (&["pack_hint"], "pack_hint"),
+        |check, index, edge, src| {
+            let p = check.params();
+            let ones = if edge {
+                [0, p.omega, 1][index]
+            } else {
+                src.int_in(0, p.omega as i64)? as usize
+            };
+            Ok(Case {
+                polys: random_hint(src, &p, ones, edge)?,
+                ..Case::default()
+            })
+        },
+        |o, check, case| {
+            let p = check.params();
+            let h = hint_in(case, &p)?;
+            answered(o.pack_hint(&p, &h), bytes_out)
+        },
+    )
 };
 
 /// A hint encoding: valid, valid with one byte changed, or random bytes.
@@ -361,11 +325,6 @@ fn hint_bytes(
 }
 
 pub static UNPACK_HINT: Def = Def {
-    name: "unpack_hint_{set}",
-    over: Over::Sets,
-    family: Family::Packing,
-    kernels: &["unpack_hint"],
-    contract: None,
     about: Some(|c| {
         let p = c.params();
         format!(
@@ -373,24 +332,22 @@ pub static UNPACK_HINT: Def = Def {
             p.omega + p.k
         )
     }),
-    planted: "unpack_hint",
-    poly_inputs: no_polys,
-    edge_cases: 3,
-    generate: |check, index, edge, src| {
-        Ok(Case {
-            bytes: hint_bytes(src, &check.params(), edge, index)?,
-            ..Case::default()
-        })
-    },
-    run: |o, check, case| {
-        let p = check.params();
-        let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-        answered(o.unpack_hint(&p, buf), |h| Output {
-            verdict: Verdict::accept(h.is_some()),
-            polys: h.as_deref().map(to_vecs).unwrap_or_default(),
-            ..Output::default()
-        })
-    },
-    takes: BYTES,
-    answer: Answer::Output,
+    ..unpack(
+        "unpack_hint_{set}",
+        Over::Sets,
+        &["unpack_hint"],
+        None,
+        (
+            |check, index, edge, src| Ok(bytes_in(hint_bytes(src, &check.params(), edge, index)?)),
+            |o, check, case| {
+                let p = check.params();
+                let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
+                answered(o.unpack_hint(&p, buf), |h| Output {
+                    verdict: Verdict::accept(h.is_some()),
+                    polys: h.as_deref().map(to_vecs).unwrap_or_default(),
+                    ..Output::default()
+                })
+            },
+        ),
+    )
 };

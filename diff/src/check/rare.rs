@@ -46,11 +46,8 @@ fn generate(
         // Honest keys only (see above): the targets whose inputs keep the key's t0.
         let honest: Vec<Target> = Target::ALL.into_iter().filter(|t| !t.big_t0()).collect();
         let t = honest[src.int_in(0, honest.len() as i64 - 1)? as usize];
-        (
-            t,
-            src.int_in(0, i64::from(u32::MAX))? as u64,
-            "random index",
-        )
+        let at = src.int_in(0, i64::from(u32::MAX))? as u64;
+        (t, at, "random index")
     };
     let input = rare::input(&p, target, at);
     Ok(Case {

@@ -1,14 +1,14 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{
-    Answer, BYTES, Check, Def, Family, GenFn, Over, RunFn, Variant, eta, gamma1, no_polys,
+use super::def::{Check, Def, Family, GenFn, Over, RunFn, eta, gamma1};
+use super::inputs::{
+    bytes_array, bytes_in, bytes_of_len, fill_or_random, fixed_or_random, polys_out,
 };
-use super::inputs::{bytes_array, bytes_of_len, fixed_or_random, polys_out};
 use crate::model::{Case, Output};
 use crate::oracle::answered;
 use crate::source::{Exhausted, Source};
-use mldsa::backend::contract::{self, Contract};
+use mldsa::backend::contract;
 use mldsa::keccak::{SHAKE128_RATE, SHAKE256_RATE};
 use mldsa::params::{Eta, Q, SEED_BYTES};
 
@@ -24,25 +24,15 @@ const RHOP_NONCE: usize = 64 + 2;
 const fn sampler(
     name: &'static str,
     over: Over,
-    (kernels, planted): (&'static [&'static str], &'static str),
+    kernels: (&'static [&'static str], &'static str),
     about: fn(Check) -> String,
     generate: GenFn,
     run: RunFn,
 ) -> Def {
     Def {
-        name,
         over,
-        family: Family::Sampler,
-        kernels,
-        contract: None,
         about: Some(about),
-        planted,
-        poly_inputs: no_polys,
-        edge_cases: 3,
-        generate,
-        run,
-        takes: BYTES,
-        answer: Answer::Output,
+        ..Def::new(name, Family::Sampler, kernels, generate, run)
     }
 }
 
@@ -88,10 +78,7 @@ fn gen_rej_uniform(
             }
         }
     }
-    Ok(Case {
-        bytes: buf,
-        ..Case::default()
-    })
+    Ok(bytes_in(buf))
 }
 
 pub static REJ_UNIFORM: Def = Def {
@@ -116,12 +103,8 @@ pub static REJ_UNIFORM: Def = Def {
     )
 };
 
-fn contract_rej_eta(v: Variant) -> Contract {
-    contract::rej_eta(eta(v))
-}
-
 pub static REJ_ETA: Def = Def {
-    contract: Some(contract_rej_eta),
+    contract: Some(|v| contract::rej_eta(eta(v))),
     ..sampler(
         "rej_eta{eta}",
         Over::Etas,
@@ -144,10 +127,7 @@ pub static REJ_ETA: Def = Def {
             } else {
                 src.int_in(0, REJ_ETA_MAX as i64)? as usize
             };
-            Ok(Case {
-                bytes: fixed_or_random(src, edge, index, &[0x00, 0xff, 0x9f], len)?,
-                ..Case::default()
-            })
+            fixed_or_random(src, edge, index, &[0x00, 0xff, 0x9f], len)
         },
         |o, check, case| {
             if case.bytes.len() > REJ_ETA_MAX {
@@ -161,14 +141,8 @@ pub static REJ_ETA: Def = Def {
 
 /// Edge cases: every byte equal to the case index.
 fn gen_seed(len: usize, index: usize, edge: bool, src: &mut dyn Source) -> Result<Case, Exhausted> {
-    Ok(Case {
-        bytes: if edge {
-            vec![index as u8; len]
-        } else {
-            src.bytes(len)?
-        },
-        ..Case::default()
-    })
+    let bytes = fill_or_random(src, edge.then_some(index as u8), len)?;
+    Ok(bytes_in(bytes))
 }
 
 pub static POLY_UNIFORM: Def = sampler(
@@ -244,16 +218,8 @@ pub static CHALLENGE: Def = sampler(
         )
     },
     |check, index, edge, src| {
-        Ok(Case {
-            bytes: fixed_or_random(
-                src,
-                edge,
-                index,
-                &[0, 0xff, 0x5a],
-                check.params().ctilde_bytes(),
-            )?,
-            ..Case::default()
-        })
+        let len = check.params().ctilde_bytes();
+        fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], len)
     },
     |o, check, case| {
         let p = check.params();
@@ -273,12 +239,7 @@ pub static EXPAND_A: Def = sampler(
             p.k, p.l
         )
     },
-    |_, index, edge, src| {
-        Ok(Case {
-            bytes: fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], SEED_BYTES)?,
-            ..Case::default()
-        })
-    },
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], SEED_BYTES),
     |o, check, case| {
         let m = o.expand_a(&check.params(), &bytes_array(&case.bytes)?);
         answered(m, |m| polys_out(&m))

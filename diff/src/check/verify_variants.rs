@@ -3,7 +3,7 @@
 //! fields and the same `scalar` codes) signed by the portable backend, with `pk` and `sig`
 //! added, then left valid or edited. Only accept/reject is compared.
 
-use super::def::{Answer, Check, Def, Over, Slot, Takes, no_polys};
+use super::def::{Check, Def, Slot, Takes};
 use super::e2e::{flip, maker, verdict};
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case, variant_msg};
 use crate::model::{Case, Verdict};
@@ -77,19 +77,12 @@ fn generate(
 /// verify_variants_{set}.
 pub static VERIFY_VARIANTS: Def = Def {
     name: "verify_variants_{set}",
-    over: Over::Sets,
-    family: super::def::Family::EndToEnd,
-    kernels: &[],
-    contract: None,
     about: Some(|_| {
         "pk, signature (valid or edited), and HashML-DSA (12 pre-hashes; msg, ctx) | external \
          mu | Verify_internal (M') -> accept/reject; agreement (an implementation without \
          that interface does not answer)"
             .into()
     }),
-    planted: "unpack_hint",
-    poly_inputs: no_polys,
-    edge_cases: 3,
     generate,
     takes: Takes {
         slots: &[
@@ -107,5 +100,5 @@ pub static VERIFY_VARIANTS: Def = Def {
         let m = variant_msg(case)?;
         answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
     },
-    answer: Answer::Verdict,
+    ..super::e2e::VERIFY_DEF
 };

@@ -9,9 +9,8 @@
 //! still decodes; larger |c t0| means more hints). s1 and s2 stay those of the key, in range.
 
 use super::sign::{self, Attempt, Rejection};
+use super::spec::{h256, pack_bits, signed};
 use mldsa::Params;
-use sha3::Shake256;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 /// A rare branch of the signing loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -118,34 +117,9 @@ pub struct Input {
     pub rnd: [u8; 32],
 }
 
-fn stream(parts: &[&[u8]], out: &mut [u8]) {
-    let mut x = Shake256::default();
-    for p in parts {
-        x.update(p);
-    }
-    x.finalize_xof().read(out);
-}
-
 /// The t0 coefficient of [`Target::Ct0AtBound`]'s pattern: 31 * 3,072 = 95,232, ML-DSA-44's
 /// gamma2.
 pub const CT0_T: i64 = 3072;
-
-/// t0 coefficients (each in [-(2^12 - 1), 2^12]) as skEncode packs them: 13 bits of 2^12 - t0
-/// each (FIPS 204 Alg. 24, through BitPack).
-fn pack_t0(t0: &[i64]) -> Vec<u8> {
-    let mut packed = Vec::with_capacity(t0.len() * 13 / 8);
-    let (mut acc, mut have) = (0u64, 0);
-    for &v in t0 {
-        acc |= ((4096 - v) as u64) << have;
-        have += 13;
-        while have >= 8 {
-            packed.push(acc as u8);
-            acc >>= 8;
-            have -= 8;
-        }
-    }
-    packed
-}
 
 /// The input of (set, target, index).
 pub fn input(p: &Params, target: Target, index: u64) -> Input {
@@ -156,59 +130,48 @@ pub fn input(p: &Params, target: Target, index: u64) -> Input {
         &index.to_le_bytes(),
     ];
     let mut seed = [0u8; 32 + 32 + 16];
-    stream(&label, &mut seed);
-    let (_, mut sk) = crate::check::e2e::keygen(p, &seed[..32]);
-    let start = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
-    if target == Target::Ct0AtBound {
+    h256(&label, &mut seed);
+    let (_, sk) = crate::check::e2e::keygen(p, &seed[..32]);
+    let mut input = Input {
+        sk,
+        msg: seed[64..].to_vec(),
+        rnd: seed[32..64].try_into().expect("32 bytes"),
+    };
+    let t0: Option<Vec<i64>> = if target == Target::Ct0AtBound {
         // t0's first polynomial := a pattern made for the challenge c of the honest key's
         // first attempt that passes the z and r0 checks (t0 does not change w, c~ or z, so
         // the attempts up to that one are the same): CT0_T c_j at position 255 - j for the
         // first 31 nonzero c_j, 0 elsewhere. Then coefficient 255 of c t0 is 31 CT0_T =
         // gamma2 exactly (no wrap-around at 255), that attempt is rejected at the c t0 check,
         // and a later attempt, whose challenge is unrelated to the pattern, signs.
-        let honest = record(
-            p,
-            &Input {
-                sk: sk.clone(),
-                msg: seed[64..].to_vec(),
-                rnd: seed[32..64].try_into().expect("32 bytes"),
-            },
-        );
-        let first = honest
+        record(p, &input)
             .iter()
-            .find(|a| !matches!(a.rejected, Some(Rejection::Z | Rejection::R0)));
-        if let Some(a) = first {
-            let mut t0 = [0i64; 256];
-            for j in (0..256).filter(|&j| a.c.0[j] != 0).take(31) {
-                t0[255 - j] = CT0_T * i64::from(a.c.0[j]);
-            }
-            let packed = pack_t0(&t0);
-            sk[start..start + packed.len()].copy_from_slice(&packed);
-        }
+            .find(|a| !matches!(a.rejected, Some(Rejection::Z | Rejection::R0)))
+            .map(|a| {
+                let mut t0 = vec![0i64; 256];
+                for j in (0..256).filter(|&j| a.c.0[j] != 0).take(31) {
+                    t0[255 - j] = CT0_T * i64::from(a.c.0[j]);
+                }
+                t0
+            })
     } else if target.big_t0() {
         // t0 := +-T in every coefficient, signs from the seed, T in [2048, 4095] by index.
         let t = 2048 + (index % 8) as i64 * 292;
         let mut signs = vec![0u8; p.k * 32];
-        stream(&[&seed, b"t0"], &mut signs);
-        let t0: Vec<i64> = (0..p.k * 256)
-            .map(|i| {
-                if signs[i / 8] >> (i % 8) & 1 == 1 {
-                    t
-                } else {
-                    -t
-                }
-            })
-            .collect();
-        let packed = pack_t0(&t0);
-        sk[start..start + packed.len()].copy_from_slice(&packed);
+        h256(&[&seed, b"t0"], &mut signs);
+        Some((0..p.k * 256).map(|i| signed(&signs, i, t)).collect())
+    } else {
+        None
+    };
+    if let Some(t0) = t0 {
+        // t0 (each coefficient in [-(2^12 - 1), 2^12]) as skEncode packs it: 13 bits of
+        // 2^12 - t0 each (FIPS 204 Alg. 24, through BitPack), from its first polynomial on.
+        let mut packed = Vec::new();
+        pack_bits(t0.iter().map(|&v| (4096 - v) as u32), 13, &mut packed);
+        let start = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
+        input.sk[start..start + packed.len()].copy_from_slice(&packed);
     }
-    let mut rnd = [0u8; 32];
-    rnd.copy_from_slice(&seed[32..64]);
-    Input {
-        sk,
-        msg: seed[64..].to_vec(),
-        rnd,
-    }
+    input
 }
 
 /// The model signer's record of signing `input` (pure, empty context), up to the library's

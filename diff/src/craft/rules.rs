@@ -10,8 +10,6 @@
 use super::spec::{self, Leniency, Poly};
 use crate::source::{Exhausted, Source};
 use mldsa::Params;
-use sha3::Shake256;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 /// No deviation: FIPS 204.
 pub const FIPS: Leniency = Leniency {
@@ -50,7 +48,7 @@ pub struct Rule {
     /// rule it breaks); `None` for a valid case. `ctilde_first_32` reaches only sets whose
     /// c~ is longer than 32 bytes.
     pub breaks: Option<Leniency>,
-    build: fn(&Params, &mut dyn Source) -> Result<Crafted, Exhausted>,
+    build: Build,
 }
 
 impl Rule {
@@ -60,161 +58,135 @@ impl Rule {
     }
 }
 
+type Build = fn(&Params, &mut dyn Source) -> Result<Crafted, Exhausted>;
+
+/// A case FIPS 204 accepts.
+const fn valid(name: &'static str, build: Build) -> Rule {
+    Rule {
+        name,
+        accept: true,
+        breaks: None,
+        build,
+    }
+}
+
+/// A case that breaks exactly the rule `lenient` drops.
+const fn breaks(name: &'static str, lenient: Leniency, build: Build) -> Rule {
+    Rule {
+        name,
+        accept: false,
+        breaks: Some(lenient),
+        build,
+    }
+}
+
 macro_rules! lenient {
     ($field:ident) => {
-        Some(Leniency {
+        Leniency {
             $field: true,
             ..FIPS
-        })
+        }
     };
 }
 
 /// Every rule, in the order of the edge cases (case i < RULES.len() is rule i).
 pub static RULES: [Rule; 24] = [
-    Rule {
-        name: "z = 0, no hints (w' = 0)",
-        accept: true,
-        breaks: None,
-        build: |p, s| zero_z(p, s, false),
-    },
-    Rule {
-        name: "use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1",
-        accept: true,
-        breaks: None,
-        build: |p, s| zero_z(p, s, true),
-    },
-    Rule {
-        name: "a z coefficient at +(gamma1 - beta - 1), the largest valid",
-        accept: true,
-        breaks: None,
-        build: |p, s| z_at(p, s, Bound::Inside, 1),
-    },
-    Rule {
-        name: "a z coefficient at -(gamma1 - beta - 1)",
-        accept: true,
-        breaks: None,
-        build: |p, s| z_at(p, s, Bound::Inside, -1),
-    },
-    Rule {
-        name: "every z coefficient at +-(gamma1 - beta - 1)",
-        accept: true,
-        breaks: None,
-        build: all_z_at_bound,
-    },
-    Rule {
-        name: "exactly omega hints, over the rows",
-        accept: true,
-        breaks: None,
-        build: |p, s| hint_layout(p, s, Layout::Omega),
-    },
-    Rule {
-        name: "all omega hints in one row",
-        accept: true,
-        breaks: None,
-        build: |p, s| hint_layout(p, s, Layout::OneRow),
-    },
-    Rule {
-        name: "a row with no hints between rows with hints",
-        accept: true,
-        breaks: None,
-        build: |p, s| hint_layout(p, s, Layout::EmptyRow),
-    },
-    Rule {
-        name: "each row's first hint index below the previous row's last",
-        accept: true,
-        breaks: None,
-        build: |p, s| hint_layout(p, s, Layout::Restart),
-    },
-    Rule {
-        name: "random z and hints (use_hint on spread-out r0)",
-        accept: true,
-        breaks: None,
-        build: |p, s| hint_layout(p, s, Layout::Random),
-    },
-    Rule {
-        name: "a context of 255 bytes",
-        accept: true,
-        breaks: None,
-        build: |p, s| message(p, s, Message::Ctx255),
-    },
-    Rule {
-        name: "an empty message and context",
-        accept: true,
-        breaks: None,
-        build: |p, s| message(p, s, Message::Empty),
-    },
-    Rule {
-        name: "a long message (4-16 KiB)",
-        accept: true,
-        breaks: None,
-        build: |p, s| message(p, s, Message::Long),
-    },
-    Rule {
-        name: "a z coefficient at +(gamma1 - beta)",
-        accept: false,
-        breaks: lenient!(no_z_bound),
-        build: |p, s| z_at(p, s, Bound::At, 1),
-    },
-    Rule {
-        name: "a z coefficient at -(gamma1 - beta)",
-        accept: false,
-        breaks: lenient!(no_z_bound),
-        build: |p, s| z_at(p, s, Bound::At, -1),
-    },
-    Rule {
-        name: "a z coefficient in (gamma1 - beta, gamma1], up to the largest encodable",
-        accept: false,
-        breaks: lenient!(no_z_bound),
-        build: |p, s| z_at(p, s, Bound::Beyond, 1),
-    },
-    Rule {
-        name: "a z coefficient in [-gamma1 + 1, -(gamma1 - beta))",
-        accept: false,
-        breaks: lenient!(no_z_bound),
-        build: |p, s| z_at(p, s, Bound::Beyond, -1),
-    },
-    Rule {
-        name: "the last row's hint count is omega + 1 (read on, the first count byte is its last index)",
-        accept: false,
-        breaks: lenient!(hint_count),
-        build: count_above_omega,
-    },
-    Rule {
-        name: "hint counts decreasing (a row's count below the previous one)",
-        accept: false,
-        breaks: lenient!(hint_count),
-        build: counts_decreasing,
-    },
-    Rule {
-        name: "a hint index repeated within a row",
-        accept: false,
-        breaks: lenient!(hint_order),
-        build: |p, s| misordered(p, s, true),
-    },
-    Rule {
-        name: "two hint indices of a row out of order",
-        accept: false,
-        breaks: lenient!(hint_order),
-        build: |p, s| misordered(p, s, false),
-    },
-    Rule {
-        name: "a nonzero byte after the last hint index",
-        accept: false,
-        breaks: lenient!(hint_padding),
-        build: padding,
-    },
-    Rule {
-        name: "c~ that differs from the honest one only in its last byte",
-        accept: false,
-        breaks: lenient!(ctilde_first_32),
-        build: ctilde_last_byte,
-    },
-    Rule {
-        name: "a context of 256 bytes (c~ over its length mod 256)",
-        accept: false,
-        breaks: lenient!(ctx_length),
-        build: |p, s| message(p, s, Message::Ctx256),
-    },
+    valid("z = 0, no hints (w' = 0)", |p, s| zero_z(p, s, false)),
+    valid(
+        "use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1",
+        |p, s| zero_z(p, s, true),
+    ),
+    valid(
+        "a z coefficient at +(gamma1 - beta - 1), the largest valid",
+        |p, s| z_at(p, s, Bound::Inside, 1),
+    ),
+    valid("a z coefficient at -(gamma1 - beta - 1)", |p, s| {
+        z_at(p, s, Bound::Inside, -1)
+    }),
+    valid(
+        "every z coefficient at +-(gamma1 - beta - 1)",
+        all_z_at_bound,
+    ),
+    valid("exactly omega hints, over the rows", |p, s| {
+        hint_layout(p, s, Layout::Omega)
+    }),
+    valid("all omega hints in one row", |p, s| {
+        hint_layout(p, s, Layout::OneRow)
+    }),
+    valid("a row with no hints between rows with hints", |p, s| {
+        hint_layout(p, s, Layout::EmptyRow)
+    }),
+    valid(
+        "each row's first hint index below the previous row's last",
+        |p, s| hint_layout(p, s, Layout::Restart),
+    ),
+    valid("random z and hints (use_hint on spread-out r0)", |p, s| {
+        hint_layout(p, s, Layout::Random)
+    }),
+    valid("a context of 255 bytes", |p, s| {
+        message(p, s, Message::Ctx255)
+    }),
+    valid("an empty message and context", |p, s| {
+        message(p, s, Message::Empty)
+    }),
+    valid("a long message (4-16 KiB)", |p, s| {
+        message(p, s, Message::Long)
+    }),
+    breaks(
+        "a z coefficient at +(gamma1 - beta)",
+        lenient!(no_z_bound),
+        |p, s| z_at(p, s, Bound::At, 1),
+    ),
+    breaks(
+        "a z coefficient at -(gamma1 - beta)",
+        lenient!(no_z_bound),
+        |p, s| z_at(p, s, Bound::At, -1),
+    ),
+    breaks(
+        "a z coefficient in (gamma1 - beta, gamma1], up to the largest encodable",
+        lenient!(no_z_bound),
+        |p, s| z_at(p, s, Bound::Beyond, 1),
+    ),
+    breaks(
+        "a z coefficient in [-gamma1 + 1, -(gamma1 - beta))",
+        lenient!(no_z_bound),
+        |p, s| z_at(p, s, Bound::Beyond, -1),
+    ),
+    breaks(
+        "the last row's hint count is omega + 1 (read on, the first count byte is its last index)",
+        lenient!(hint_count),
+        count_above_omega,
+    ),
+    breaks(
+        "hint counts decreasing (a row's count below the previous one)",
+        lenient!(hint_count),
+        counts_decreasing,
+    ),
+    breaks(
+        "a hint index repeated within a row",
+        lenient!(hint_order),
+        |p, s| misordered(p, s, true),
+    ),
+    breaks(
+        "two hint indices of a row out of order",
+        lenient!(hint_order),
+        |p, s| misordered(p, s, false),
+    ),
+    breaks(
+        "a nonzero byte after the last hint index",
+        lenient!(hint_padding),
+        padding,
+    ),
+    breaks(
+        "c~ that differs from the honest one only in its last byte",
+        lenient!(ctilde_first_32),
+        ctilde_last_byte,
+    ),
+    breaks(
+        "a context of 256 bytes (c~ over its length mod 256)",
+        lenient!(ctx_length),
+        |p, s| message(p, s, Message::Ctx256),
+    ),
 ];
 
 /// What the crafter signs: everything but c~, which it computes.
@@ -252,21 +224,34 @@ impl Plan {
         })
     }
 
-    /// z with every coefficient in [-bound, bound], from a 32-byte seed of `src`.
-    fn random_z(&mut self, p: &Params, src: &mut dyn Source, bound: i64) -> Result<(), Exhausted> {
-        let mut x = Shake256::default();
-        x.update(&src.bytes(32)?);
-        let mut rd = x.finalize_xof();
-        for c in self.z.iter_mut().flat_map(|poly| poly.iter_mut()) {
-            let mut b = [0u8; 4];
-            rd.read(&mut b);
-            *c = i64::from(u32::from_le_bytes(b)) % (2 * bound + 1) - bound;
+    /// [`Plan::new`] with z's every coefficient in [-b, b], b = gamma1 - beta - 1, from a
+    /// 32-byte seed of `src`.
+    fn random_z(p: &Params, src: &mut dyn Source) -> Result<Plan, Exhausted> {
+        let mut plan = Plan::new(p, src)?;
+        let b = bound(p) - 1;
+        let mut stream = vec![0u8; p.l * 256 * 4];
+        spec::h256(&[&src.bytes(32)?], &mut stream);
+        for (c, x) in plan.z.iter_mut().flatten().zip(stream.chunks(4)) {
+            *c = i64::from(u32::from_le_bytes(x.try_into().expect("4 bytes"))) % (2 * b + 1) - b;
         }
-        debug_assert_eq!(self.z.len(), p.l);
-        Ok(())
+        Ok(plan)
     }
 
-    fn finish(self, p: &Params, m_prime: Option<Vec<u8>>) -> Crafted {
+    /// The hint set of each row: its indices as a set.
+    fn row_sets(&self) -> Vec<[bool; 256]> {
+        self.rows
+            .iter()
+            .map(|r| {
+                let mut h = [false; 256];
+                for &i in r {
+                    h[usize::from(i)] = true;
+                }
+                h
+            })
+            .collect()
+    }
+
+    fn finish(mut self, p: &Params, m_prime: Option<Vec<u8>>) -> Crafted {
         let mut pk = self.rho.clone();
         pk.resize(p.pk_bytes(), 0);
         let m_prime = m_prime.unwrap_or_else(|| {
@@ -276,28 +261,9 @@ impl Plan {
         let zero_t1 = vec![[0; 256]; p.k];
         // With t1 = 0, c does not enter w'.
         let w = spec::w_approx(p, &self.rho, &zero_t1, &[0; 256], &self.z);
-        let decoded = self.decoded.unwrap_or_else(|| {
-            self.rows
-                .iter()
-                .map(|r| {
-                    let mut h = [false; 256];
-                    for &i in r {
-                        h[usize::from(i)] = true;
-                    }
-                    h
-                })
-                .collect()
-        });
+        let decoded = self.decoded.take().unwrap_or_else(|| self.row_sets());
         let ctilde = spec::challenge(p, &spec::mu(&pk, &m_prime), &decoded, &w, FIPS);
-        let mut y = vec![0u8; p.omega + p.k];
-        let mut at = 0;
-        for (i, r) in self.rows.iter().enumerate() {
-            for &v in r {
-                y[at] = v;
-                at += 1;
-            }
-            y[p.omega + i] = at as u8;
-        }
+        let mut y = spec::hint_pack(p, &self.rows);
         if let Some(c) = &self.counts {
             y[p.omega..].copy_from_slice(c);
         }
@@ -380,9 +346,8 @@ fn few_hints(p: &Params, plan: &mut Plan, src: &mut dyn Source) -> Result<(), Ex
 }
 
 fn z_at(p: &Params, src: &mut dyn Source, where_: Bound, sign: i64) -> Result<Crafted, Exhausted> {
-    let mut plan = Plan::new(p, src)?;
+    let mut plan = Plan::random_z(p, src)?;
     let b = bound(p);
-    plan.random_z(p, src, b - 1)?;
     let poly = src.int_in(0, p.l as i64 - 1)? as usize;
     let coeff = match src.int_in(0, 3)? {
         0 => 0,
@@ -406,14 +371,8 @@ fn all_z_at_bound(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted
     let mut plan = Plan::new(p, src)?;
     let b = bound(p) - 1;
     let signs = src.bytes(p.l * 32)?;
-    for (j, poly) in plan.z.iter_mut().enumerate() {
-        for (i, c) in poly.iter_mut().enumerate() {
-            *c = if signs[j * 32 + i / 8] >> (i % 8) & 1 == 1 {
-                b
-            } else {
-                -b
-            };
-        }
+    for (i, c) in plan.z.iter_mut().flatten().enumerate() {
+        *c = spec::signed(&signs, i, b);
     }
     few_hints(p, &mut plan, src)?;
     Ok(plan.finish(p, None))
@@ -429,8 +388,7 @@ enum Layout {
 }
 
 fn hint_layout(p: &Params, src: &mut dyn Source, layout: Layout) -> Result<Crafted, Exhausted> {
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     let per = match layout {
         Layout::Omega => spread(p, src, p.omega)?,
         Layout::OneRow => {
@@ -477,28 +435,19 @@ enum Message {
 }
 
 fn message(p: &Params, src: &mut dyn Source, m: Message) -> Result<Crafted, Exhausted> {
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     few_hints(p, &mut plan, src)?;
     let mut m_prime = None;
     match m {
         Message::Ctx255 => plan.ctx = src.bytes(255)?,
         Message::Empty => (plan.msg, plan.ctx) = (Vec::new(), Vec::new()),
         Message::Long => {
-            let n = src.int_in(4096, 16384)? as usize;
-            let seed = src.bytes(32)?;
-            let mut x = Shake256::default();
-            x.update(&seed);
-            plan.msg = vec![0; n];
-            x.finalize_xof().read(&mut plan.msg);
+            plan.msg = vec![0; src.int_in(4096, 16384)? as usize];
+            spec::h256(&[&src.bytes(32)?], &mut plan.msg);
         }
         Message::Ctx256 => {
             plan.ctx = src.bytes(256)?;
-            let lenient = Leniency {
-                ctx_length: true,
-                ..FIPS
-            };
-            m_prime = spec::pure_m_prime(&plan.msg, &plan.ctx, lenient);
+            m_prime = spec::pure_m_prime(&plan.msg, &plan.ctx, lenient!(ctx_length));
         }
     }
     plan.detail = format!(
@@ -513,21 +462,14 @@ fn count_above_omega(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhaus
     // Row 0 holds c0 = ceil(omega / 2) hints; the middle rows none; the last row's indices
     // are 0, 1, ..., omega - c0 - 1 and its count omega + 1, so a decoder that does not
     // check the count reads y[omega] = c0 as one more index (greater than the one before).
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     let c0 = p.omega - p.omega / 2;
     plan.rows[0] = positions(src, c0)?;
     plan.rows[p.k - 1] = (0..(p.omega - c0) as u8).collect();
     let mut counts = vec![c0 as u8; p.k];
     counts[p.k - 1] = p.omega as u8 + 1;
-    let mut decoded = vec![[false; 256]; p.k];
-    for &i in &plan.rows[0] {
-        decoded[0][usize::from(i)] = true;
-    }
-    for i in 0..=(p.omega - c0) {
-        let at = if i == p.omega - c0 { c0 } else { i };
-        decoded[p.k - 1][at] = true;
-    }
+    let mut decoded = plan.row_sets();
+    decoded[p.k - 1][c0] = true;
     plan.counts = Some(counts);
     plan.decoded = Some(decoded);
     plan.detail = format!("row 0: {c0} hints; last row's count {}", p.omega + 1);
@@ -537,8 +479,7 @@ fn count_above_omega(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhaus
 fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
     // Row 0: a hints; row 1's count a - 1 (below row 0's); row 2 on: hints after a. A decoder
     // without the count check reads no index for row 1 and goes on from a.
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     let a = src.int_in(2, (p.omega / 2) as i64)? as usize;
     plan.rows[0] = positions(src, a)?;
     let mut counts = Vec::with_capacity(p.k);
@@ -559,8 +500,7 @@ fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhaus
 fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Result<Crafted, Exhausted> {
     // The decoded set (what c~ is computed over) is the row's indices as a set, which a
     // decoder without the order check also finds.
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     let row = src.int_in(0, p.k as i64 - 1)? as usize;
     let n = src.int_in(2, 6)? as usize;
     let mut idx = positions(src, n)?;
@@ -576,8 +516,7 @@ fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Result<Crafted,
 }
 
 fn padding(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     let total = src.int_in(0, p.omega as i64 - 1)? as usize;
     let per = spread(p, src, total)?;
     fill_rows(&mut plan, src, &per)?;
@@ -589,8 +528,7 @@ fn padding(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
 }
 
 fn ctilde_last_byte(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
-    let mut plan = Plan::new(p, src)?;
-    plan.random_z(p, src, bound(p) - 1)?;
+    let mut plan = Plan::random_z(p, src)?;
     few_hints(p, &mut plan, src)?;
     let x = src.int_in(1, 255)? as u8;
     let mut c = plan.finish(p, None);

@@ -4,10 +4,8 @@
 //! constant time. It decides which inputs reach a rare branch; the signatures compared are
 //! always the implementations' own.
 
-use super::spec::{self, Poly, Q};
+use super::spec::{self, Poly, Q, h256, unpack};
 use mldsa::Params;
-use sha3::Shake256;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 /// Why an attempt of the signing loop was rejected (Alg. 7 lines 23 and 28).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,24 +65,16 @@ fn norm(ps: &[Poly]) -> i64 {
         .unwrap_or(0)
 }
 
-fn unpack(bytes: &[u8], bits: usize, n: usize, f: impl Fn(i64) -> i64) -> Vec<Poly> {
-    let mut out = Vec::with_capacity(n);
-    let per = 256 * bits / 8;
-    for c in bytes.chunks(per).take(n) {
-        let (mut acc, mut have, mut poly, mut i) = (0u64, 0, [0i64; 256], 0);
-        for &b in c {
-            acc |= u64::from(b) << have;
-            have += 8;
-            while have >= bits && i < 256 {
-                poly[i] = f((acc & ((1 << bits) - 1)) as i64);
-                acc >>= bits;
-                have -= bits;
-                i += 1;
-            }
-        }
-        out.push(poly);
-    }
-    out
+/// skDecode's s1, s2 and t0 (Alg. 25), with no range check, from `sk` of the set's length.
+fn decode_sk(p: &Params, sk: &[u8]) -> (Vec<Poly>, Vec<Poly>, Vec<Poly>) {
+    let (k, l) = (p.k, p.l);
+    let eta = i64::from(p.eta.value());
+    let eb = p.eta.poly_eta_bytes();
+    (
+        unpack(&sk[128..], p.eta.bits(), l, |v| eta - v),
+        unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v),
+        unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v),
+    )
 }
 
 fn mul(a_hat: &Poly, b: &Poly) -> Poly {
@@ -101,14 +91,9 @@ pub fn attempts(
     rnd: &[u8; 32],
     max: usize,
 ) -> Option<Vec<Attempt>> {
-    if sk.len() != p.sk_bytes() {
-        return None;
-    }
+    // tr = sk[64..128]; `run` refuses a key of the wrong length.
     let mut mu = [0u8; 64];
-    let mut x = Shake256::default();
-    x.update(&sk[64..128]);
-    x.update(m_prime);
-    x.finalize_xof().read(&mut mu);
+    h256(&[sk.get(64..128)?, m_prime], &mut mu);
     Some(run(p, sk, &mu, rnd, max)?.0)
 }
 
@@ -132,18 +117,10 @@ fn run(
         return None;
     }
     let (k, l) = (p.k, p.l);
-    let eta = i64::from(p.eta.value());
-    let eb = p.eta.poly_eta_bytes();
-    let (rho, key) = (&sk[..32], &sk[32..64]);
-    let s1 = unpack(&sk[128..], p.eta.bits(), l, |v| eta - v);
-    let s2 = unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v);
-    let t0 = unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v);
+    let rho = &sk[..32];
+    let (s1, s2, t0) = decode_sk(p, sk);
     let mut rhopp = [0u8; 64];
-    let mut x = Shake256::default();
-    x.update(key);
-    x.update(rnd);
-    x.update(mu);
-    x.finalize_xof().read(&mut rhopp);
+    h256(&[&sk[32..64], rnd, mu], &mut rhopp);
     let g1 = i64::from(p.gamma1.value());
     let g2 = i64::from(p.gamma2.value());
     let beta = i64::from(p.beta);
@@ -154,11 +131,8 @@ fn run(
         let y: Vec<Poly> = (0..l)
             .map(|r| {
                 let n = (attempt * l + r) as u16;
-                let mut x = Shake256::default();
-                x.update(&rhopp);
-                x.update(&n.to_le_bytes());
                 let mut v = vec![0u8; p.gamma1.poly_z_bytes()];
-                x.finalize_xof().read(&mut v);
+                h256(&[&rhopp, &n.to_le_bytes()], &mut v);
                 unpack(&v, p.gamma1.z_bits(), 1, |v| g1 - v)[0]
             })
             .collect();
@@ -169,10 +143,7 @@ fn run(
             .map(|wr| wr.map(|c| spec::decompose(p, c).0))
             .collect();
         let mut ctilde = vec![0u8; p.ctilde_bytes()];
-        let mut x = Shake256::default();
-        x.update(mu);
-        x.update(&spec::w1_encode(p, &w1));
-        x.finalize_xof().read(&mut ctilde);
+        h256(&[mu, &spec::w1_encode(p, &w1)], &mut ctilde);
         let c = spec::sample_in_ball(p, &ctilde);
         let c_hat = spec::ntt(&c);
         let z: Vec<Poly> = s1
@@ -238,18 +209,8 @@ fn run(
         let done = a.rejected.is_none();
         out.push(a);
         if done {
-            // sigEncode (Alg. 26) with HintBitPack (Alg. 20).
-            let mut sig = ctilde;
-            sig.extend(spec::pack_z(p, &z));
-            let mut counts = Vec::with_capacity(k);
-            let mut list: Vec<u8> = Vec::with_capacity(p.omega);
-            for row in &h {
-                list.extend(row);
-                counts.push(list.len() as u8);
-            }
-            list.resize(p.omega, 0);
-            sig.extend(list);
-            sig.extend(counts);
+            // sigEncode (Alg. 26).
+            let sig = [ctilde, spec::pack_z(p, &z), spec::hint_pack(p, &h)].concat();
             return Some((out, Some(sig)));
         }
     }
@@ -263,13 +224,9 @@ pub fn consistent(p: &Params, sk: &[u8]) -> Option<bool> {
     if sk.len() != p.sk_bytes() {
         return None;
     }
-    let (k, l) = (p.k, p.l);
-    let eta = i64::from(p.eta.value());
-    let eb = p.eta.poly_eta_bytes();
+    let k = p.k;
     let (rho, tr) = (&sk[..32], &sk[64..128]);
-    let s1 = unpack(&sk[128..], p.eta.bits(), l, |v| eta - v);
-    let s2 = unpack(&sk[128 + l * eb..], p.eta.bits(), k, |v| eta - v);
-    let t0 = unpack(&sk[128 + (l + k) * eb..], 13, k, |v| 4096 - v);
+    let (s1, s2, t0) = decode_sk(p, sk);
     // A s1 (w_approx with c = 0 is exactly A z).
     let a_s1 = spec::w_approx(p, rho, &vec![[0i64; 256]; k], &[0; 256], &s1);
     let mut t1 = Vec::with_capacity(k * 256);
@@ -290,9 +247,7 @@ pub fn consistent(p: &Params, sk: &[u8]) -> Option<bool> {
     let mut pk = rho.to_vec();
     spec::pack_bits(t1.into_iter(), 10, &mut pk);
     let mut h = [0u8; 64];
-    let mut x = Shake256::default();
-    x.update(&pk);
-    x.finalize_xof().read(&mut h);
+    h256(&[&pk], &mut h);
     Some(h[..] == tr[..])
 }
 

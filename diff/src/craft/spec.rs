@@ -43,16 +43,13 @@ pub struct Leniency {
     pub ctx_length: bool,
 }
 
-fn h256(parts: &[&[u8]], out: &mut [u8]) {
+/// SHAKE256 of the concatenation of `parts`, as many bytes as `out` holds (FIPS 204 H).
+pub(super) fn h256(parts: &[&[u8]], out: &mut [u8]) {
     let mut x = Shake256::default();
     for p in parts {
         x.update(p);
     }
     x.finalize_xof().read(out);
-}
-
-fn bit_reverse8(k: usize) -> usize {
-    (k as u8).reverse_bits() as usize
 }
 
 fn pow_mod(mut b: i64, mut e: u32) -> i64 {
@@ -70,11 +67,7 @@ fn pow_mod(mut b: i64, mut e: u32) -> i64 {
 
 /// zeta^brv8(k) for k in 0..256, zeta = 1753 (FIPS 204 Appendix B).
 fn zetas() -> [i64; 256] {
-    let mut z = [0; 256];
-    for (k, v) in z.iter_mut().enumerate() {
-        *v = pow_mod(1753, bit_reverse8(k) as u32);
-    }
-    z
+    core::array::from_fn(|k| pow_mod(1753, u32::from((k as u8).reverse_bits())))
 }
 
 /// NTT (Alg. 41), on coefficients in any representation; output in [0, q).
@@ -214,6 +207,15 @@ pub(super) fn pack_bits(values: impl Iterator<Item = u32>, bits: usize, out: &mu
     }
 }
 
+/// `v` or `-v` as bit `i` of `bits` (little-endian) is 1 or 0.
+pub(super) fn signed(bits: &[u8], i: usize, v: i64) -> i64 {
+    if bits[i / 8] >> (i % 8) & 1 == 1 {
+        v
+    } else {
+        -v
+    }
+}
+
 fn unpack_bits(bytes: &[u8], bits: usize) -> Vec<u32> {
     let (mut acc, mut n, mut out) = (0u64, 0, Vec::new());
     for &b in bytes {
@@ -242,17 +244,35 @@ pub fn pack_z(p: &Params, z: &[Poly]) -> Vec<u8> {
     out
 }
 
+/// The first `n` polynomials of `bits`-bit coefficients in `bytes` (BitUnpack's layout, 32 *
+/// `bits` bytes each), each coefficient mapped by `f`.
+pub(super) fn unpack(bytes: &[u8], bits: usize, n: usize, f: impl Fn(i64) -> i64) -> Vec<Poly> {
+    bytes
+        .chunks(32 * bits)
+        .take(n)
+        .map(|c| {
+            let v = unpack_bits(c, bits);
+            core::array::from_fn(|i| f(i64::from(v[i])))
+        })
+        .collect()
+}
+
 /// The inverse of [`pack_z`]: centred coefficients in [-gamma1 + 1, gamma1].
 pub fn unpack_z(p: &Params, bytes: &[u8]) -> Vec<Poly> {
     let g1 = i64::from(p.gamma1.value());
-    let n = p.gamma1.poly_z_bytes();
-    bytes
-        .chunks(n)
-        .map(|c| {
-            let v = unpack_bits(c, p.gamma1.z_bits());
-            core::array::from_fn(|i| g1 - i64::from(v[i]))
-        })
-        .collect()
+    unpack(bytes, p.gamma1.z_bits(), p.l, |v| g1 - v)
+}
+
+/// HintBitPack (Alg. 20) of the hint indices of each row, as given (at most omega in all).
+pub(super) fn hint_pack(p: &Params, rows: &[Vec<u8>]) -> Vec<u8> {
+    let mut y = vec![0u8; p.omega + p.k];
+    let mut at = 0;
+    for (i, r) in rows.iter().enumerate() {
+        y[at..at + r.len()].copy_from_slice(r);
+        at += r.len();
+        y[p.omega + i] = at as u8;
+    }
+    y
 }
 
 /// HintBitUnpack (Alg. 21), with the decoder deviations asked for: the hint set per row, or
@@ -343,14 +363,7 @@ pub fn mu(pk: &[u8], m_prime: &[u8]) -> [u8; 64] {
 
 /// pkDecode's t1 (Alg. 23).
 pub fn t1_of(p: &Params, pk: &[u8]) -> Vec<Poly> {
-    pk[32..]
-        .chunks(320)
-        .take(p.k)
-        .map(|c| {
-            let v = unpack_bits(c, 10);
-            core::array::from_fn(|i| i64::from(v[i]))
-        })
-        .collect()
+    unpack(&pk[32..], 10, p.k, |v| v)
 }
 
 /// Verify (Alg. 3 and 8) of pure ML-DSA, as a verifier with exactly the deviations in
@@ -363,10 +376,7 @@ pub fn verify(
     sig: &[u8],
     lenient: Leniency,
 ) -> bool {
-    match pure_m_prime(msg, ctx, lenient) {
-        Some(m_prime) => verify_internal(p, pk, &m_prime, sig, lenient),
-        None => false,
-    }
+    pure_m_prime(msg, ctx, lenient).is_some_and(|m| verify_internal(p, pk, &m, sig, lenient))
 }
 
 /// Verify_internal (Alg. 8) on M', with the deviations in `lenient`.

@@ -32,7 +32,7 @@ impl fips204::RngCore for FixedRnd {
 }
 impl fips204::CryptoRng for FixedRnd {}
 
-macro_rules! per_set {
+macro_rules! set_module {
     ($m:ident) => {
         mod $m {
             use super::*;
@@ -48,11 +48,8 @@ macro_rules! per_set {
                 msg: Msg<'_>,
                 rnd: &[u8; 32],
             ) -> Option<Result<Vec<u8>, String>> {
-                let sk = match m::PrivateKey::try_from_bytes(sk.try_into().ok()?) {
-                    Ok(sk) => sk,
-                    Err(e) => return Some(Err(format!("fips204: {e}"))),
-                };
-                let r = match msg {
+                let sk = m::PrivateKey::try_from_bytes(sk.try_into().ok()?);
+                let r = sk.and_then(|sk| match msg {
                     Msg::Pure { msg, ctx } => sk.try_sign_with_seed(rnd, msg, ctx),
                     Msg::PreHash { ph, msg, ctx } => {
                         sk.try_hash_sign_with_seed(rnd, &digest(ph, msg), ctx, &ph.oid())
@@ -62,7 +59,7 @@ macro_rules! per_set {
                     }
                     Msg::Mu(mu) => sk.sign_mu(&mut FixedRnd(*rnd), mu, true),
                     Msg::Internal(m_prime) => sk.sign_internal(&mut FixedRnd(*rnd), m_prime, true),
-                };
+                });
                 Some(r.map(|s| s.to_vec()).map_err(|e| format!("fips204: {e}")))
             }
 
@@ -92,9 +89,20 @@ macro_rules! per_set {
     };
 }
 
-per_set!(ml_dsa_44);
-per_set!(ml_dsa_65);
-per_set!(ml_dsa_87);
+set_module!(ml_dsa_44);
+set_module!(ml_dsa_65);
+set_module!(ml_dsa_87);
+
+/// `$f` of the module of `p`'s parameter set (by its k).
+macro_rules! by_set {
+    ($p:expr, $f:ident($($a:expr),*)) => {
+        match $p.k {
+            4 => ml_dsa_44::$f($($a),*),
+            6 => ml_dsa_65::$f($($a),*),
+            _ => ml_dsa_87::$f($($a),*),
+        }
+    };
+}
 
 /// Its name in tables and reports.
 pub const NAME: &str = "fips204";
@@ -107,25 +115,12 @@ impl Oracle for Fips204 {
         Provenance::RustPeer
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
-        Ok(Ok(match p.k {
-            4 => ml_dsa_44::keygen(xi),
-            6 => ml_dsa_65::keygen(xi),
-            _ => ml_dsa_87::keygen(xi),
-        }))
+        Ok(Ok(by_set!(p, keygen(xi))))
     }
     fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
-        offered(match p.k {
-            4 => ml_dsa_44::sign(sk, m, rnd),
-            6 => ml_dsa_65::sign(sk, m, rnd),
-            _ => ml_dsa_87::sign(sk, m, rnd),
-        })
+        offered(by_set!(p, sign(sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
-        offered(match p.k {
-            4 => ml_dsa_44::verify(pk, m, sig),
-            6 => ml_dsa_65::verify(pk, m, sig),
-            _ => ml_dsa_87::verify(pk, m, sig),
-        })
-        .map(accepted)
+        offered(by_set!(p, verify(pk, m, sig))).map(accepted)
     }
 }

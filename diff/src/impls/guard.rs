@@ -26,26 +26,17 @@ pub trait Element: Copy + PartialEq {
     fn bytes(&self, out: &mut Vec<u8>);
 }
 
-impl Element for u8 {
-    const GUARD: u8 = PATTERN;
-    fn bytes(&self, out: &mut Vec<u8>) {
-        out.push(*self);
-    }
+macro_rules! int_elements {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const GUARD: $t = <$t>::from_ne_bytes([PATTERN; size_of::<$t>()]);
+            fn bytes(&self, out: &mut Vec<u8>) {
+                out.extend(self.to_ne_bytes());
+            }
+        }
+    )*};
 }
-
-impl Element for i32 {
-    const GUARD: i32 = i32::from_ne_bytes([PATTERN; 4]);
-    fn bytes(&self, out: &mut Vec<u8>) {
-        out.extend(self.to_ne_bytes());
-    }
-}
-
-impl Element for u64 {
-    const GUARD: u64 = u64::from_ne_bytes([PATTERN; 8]);
-    fn bytes(&self, out: &mut Vec<u8>) {
-        out.extend(self.to_ne_bytes());
-    }
-}
+int_elements!(u8, i32, u64);
 
 impl Element for Poly {
     const GUARD: Poly = Poly::from_coeffs([i32::GUARD; mldsa::params::N]);
@@ -112,10 +103,7 @@ impl<T: Element> Guarded<T> {
             xs.iter().for_each(|x| x.bytes(&mut out));
             out
         };
-        Violation::find(
-            &bytes(&buf[..self.guard]),
-            &bytes(&buf[buf.len() - self.guard..]),
-        )
+        Violation::find(&bytes(pre), &bytes(post))
     }
 }
 

@@ -53,7 +53,7 @@ fn reason<E: std::fmt::Debug>(e: E) -> String {
 }
 
 /// One parameter set, one implementation module: (pk, sk) / signature / accept.
-macro_rules! per_set {
+macro_rules! set_fns {
     ($imp:path, $pk:literal, $sk:literal, $sig:literal) => {{
         use $imp as m;
         fn keygen(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
@@ -99,11 +99,7 @@ macro_rules! per_set {
             };
             Some(r.is_ok())
         }
-        (
-            keygen as fn(&[u8; 32]) -> (Vec<u8>, Vec<u8>),
-            sign as fn(&[u8], Msg<'_>, &[u8; 32]) -> Option<Result<Vec<u8>, String>>,
-            verify as fn(&[u8], Msg<'_>, &[u8]) -> Option<bool>,
-        )
+        (keygen, sign, verify)
     }};
 }
 
@@ -116,9 +112,9 @@ type Fns = (
 macro_rules! per_impl {
     ($imp:ident, $k:expr) => {
         match $k {
-            4 => per_set!(libcrux_ml_dsa::ml_dsa_44::$imp, 1312, 2560, 2420),
-            6 => per_set!(libcrux_ml_dsa::ml_dsa_65::$imp, 1952, 4032, 3309),
-            _ => per_set!(libcrux_ml_dsa::ml_dsa_87::$imp, 2592, 4896, 4627),
+            4 => set_fns!(libcrux_ml_dsa::ml_dsa_44::$imp, 1312, 2560, 2420),
+            6 => set_fns!(libcrux_ml_dsa::ml_dsa_65::$imp, 1952, 4032, 3309),
+            _ => set_fns!(libcrux_ml_dsa::ml_dsa_87::$imp, 2592, 4896, 4627),
         }
     };
 }
@@ -134,13 +130,12 @@ fn offers(m: Msg<'_>) -> bool {
 
 impl Libcrux {
     fn fns(self, p: &Params) -> Fns {
-        let set = p.k;
         match self {
-            Libcrux::Portable => per_impl!(portable, set),
+            Libcrux::Portable => per_impl!(portable, p.k),
             #[cfg(target_arch = "x86_64")]
-            Libcrux::Avx2 => per_impl!(avx2, set),
+            Libcrux::Avx2 => per_impl!(avx2, p.k),
             #[cfg(target_arch = "aarch64")]
-            Libcrux::Neon => per_impl!(neon, set),
+            Libcrux::Neon => per_impl!(neon, p.k),
         }
     }
 }

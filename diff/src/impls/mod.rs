@@ -5,6 +5,18 @@
 //! [`fips204`]). [`REGISTRY`] lists them, one line each: adding an implementation is its folder
 //! and one line there.
 
+/// `$f::<T>(..)` for `T` the type of `p`'s parameter set (by its k): `MlDsa44`, `MlDsa65` or
+/// `MlDsa87`, as the caller's scope names them.
+macro_rules! per_set {
+    ($p:expr, $($f:ident)::+($($a:expr),*)) => {
+        match $p.k {
+            4 => $($f)::+::<MlDsa44>($($a),*),
+            6 => $($f)::+::<MlDsa65>($($a),*),
+            _ => $($f)::+::<MlDsa87>($($a),*),
+        }
+    };
+}
+
 pub mod fips204;
 pub mod guard;
 pub mod libcrux;

@@ -6,11 +6,13 @@
 
 use super::guard::{Element, Guarded, checked};
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Miss, Msg, Oracle, Signed, Verified};
+use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, offered};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
-use mldsa::params::{Eta, Gamma1, Gamma2, K_MAX, L_MAX, N};
+use mldsa::params::{
+    Eta, Gamma1, Gamma2, K_MAX, L_MAX, MlDsa44, MlDsa65, MlDsa87, N, ParameterSet,
+};
 use mldsa::poly::Poly;
-use mldsa::{Params, raw};
+use mldsa::{Error, Params, raw};
 
 /// A backend of the `mldsa` crate.
 #[derive(Clone, Copy, Debug)]
@@ -39,18 +41,13 @@ impl<B: Backend> Ours<B> {
     /// reach `b` when `b` is a variant of a kind (Neon forced onto its plain Keccak path).
     pub fn kernels_only(b: B, name: &'static str) -> Self {
         Ours {
-            b,
-            name,
             end_to_end: false,
+            ..Ours::named(b, name)
         }
     }
 
     fn whole_scheme(&self) -> Got<BackendKind> {
-        if self.end_to_end {
-            Ok(B::KIND)
-        } else {
-            Err(Miss::NotOffered)
-        }
+        offered(self.end_to_end.then_some(B::KIND))
     }
 
     /// `op` on a guarded copy of `a`.
@@ -107,10 +104,7 @@ impl<B: Backend> Ours<B> {
     }
 
     /// A signature made by `sign` into a guarded buffer.
-    fn signature(
-        p: &Params,
-        sign: impl FnOnce(&mut [u8]) -> Result<(), mldsa::Error>,
-    ) -> Got<Signed> {
+    fn signature(p: &Params, sign: impl FnOnce(&mut [u8]) -> Result<(), Error>) -> Got<Signed> {
         let mut sig = Guarded::new(&vec![0u8; p.sig_bytes()]);
         let r = sign(sig.out());
         checked(
@@ -298,45 +292,50 @@ impl<B: Backend> Oracle for Ours<B> {
     }
     fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
         let kind = self.whole_scheme()?;
-        Self::signature(p, |sig| match m {
-            Msg::Pure { msg, ctx } => raw::pure_prefix(ctx)
-                .and_then(|pre| raw::sign_internal(kind, p, sk, &[&pre, ctx, msg], rnd, sig)),
-            Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
-                let d = ph.digest(msg);
-                let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
-                raw::sign_internal(kind, p, sk, &parts, rnd, sig)
-            }),
-            Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
-                .and_then(|()| raw::prehash_prefix(ctx, ph))
-                .and_then(|(pre, oid)| {
-                    let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
-                    raw::sign_internal(kind, p, sk, &parts, rnd, sig)
-                }),
-            Msg::Mu(mu) => raw::sign_mu(kind, p, sk, mu, rnd, sig),
-            Msg::Internal(m_prime) => raw::sign_internal(kind, p, sk, &[m_prime], rnd, sig),
+        Self::signature(p, |sig| {
+            m_prime(
+                m,
+                sig,
+                |sig, mu| raw::sign_mu(kind, p, sk, mu, rnd, sig),
+                |sig, parts| raw::sign_internal(kind, p, sk, parts, rnd, sig),
+            )
         })
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
         let kind = self.whole_scheme()?;
-        let r = match m {
-            Msg::Pure { msg, ctx } => raw::pure_prefix(ctx)
-                .and_then(|pre| raw::verify_internal(kind, p, pk, &[&pre, ctx, msg], sig)),
-            Msg::PreHash { ph, msg, ctx } => raw::prehash_prefix(ctx, ph).and_then(|(pre, oid)| {
-                let d = ph.digest(msg);
-                let parts: [&[u8]; 4] = [&pre, ctx, &oid, &d[..ph.digest_len()]];
-                raw::verify_internal(kind, p, pk, &parts, sig)
-            }),
-            Msg::PreHashed { ph, digest, ctx } => raw::check_digest(ph, digest)
-                .and_then(|()| raw::prehash_prefix(ctx, ph))
-                .and_then(|(pre, oid)| {
-                    let parts: [&[u8]; 4] = [&pre, ctx, &oid, digest];
-                    raw::verify_internal(kind, p, pk, &parts, sig)
-                }),
-            Msg::Mu(mu) => raw::verify_mu(kind, p, pk, mu, sig),
-            Msg::Internal(m_prime) => raw::verify_internal(kind, p, pk, &[m_prime], sig),
-        };
+        let r = m_prime(
+            m,
+            (),
+            |(), mu| raw::verify_mu(kind, p, pk, mu, sig),
+            |(), parts| raw::verify_internal(kind, p, pk, parts, sig),
+        );
         Ok(r.map_err(|e| Some(e.to_string())))
     }
+}
+
+/// `internal` of M' in parts: FIPS 204 Alg. 2 (pure), Alg. 4 (HashML-DSA, its digest
+/// computed or given) or M' as given; `external` of mu (external mu has no M'). `cx` is
+/// what both may need mutably (the signature buffer).
+fn m_prime<C>(
+    m: Msg<'_>,
+    cx: C,
+    external: impl FnOnce(C, &[u8; 64]) -> Result<(), Error>,
+    internal: impl FnOnce(C, &[&[u8]]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let hashed;
+    let (ph, digest, ctx) = match m {
+        Msg::Pure { msg, ctx } => return internal(cx, &[&raw::pure_prefix(ctx)?, ctx, msg]),
+        Msg::Internal(m_prime) => return internal(cx, &[m_prime]),
+        Msg::Mu(mu) => return external(cx, mu),
+        Msg::PreHash { ph, msg, ctx } => {
+            hashed = crate::oracle::digest(ph, msg);
+            (ph, &hashed[..], ctx)
+        }
+        Msg::PreHashed { ph, digest, ctx } => (ph, digest, ctx),
+    };
+    raw::check_digest(ph, digest)?;
+    let (pre, oid) = raw::prehash_prefix(ctx, ph)?;
+    internal(cx, &[&pre, ctx, &oid, digest])
 }
 
 /// Every backend's name, whether or not this machine has it.
@@ -352,7 +351,7 @@ pub fn oracles() -> Vec<Box<dyn Oracle>> {
 }
 
 /// The oracle for backend `kind`; an error if the CPU or build lacks it.
-pub fn oracle(kind: BackendKind) -> Result<Box<dyn Oracle>, mldsa::Error> {
+pub fn oracle(kind: BackendKind) -> Result<Box<dyn Oracle>, Error> {
     let any = AnyBackend::new(kind)?;
     Ok(mldsa::with_backend!(any, |b| Box::new(Ours::new(b)) as Box<dyn Oracle>))
 }
@@ -368,7 +367,7 @@ pub const TYPED: &str = "typed";
 pub struct Typed;
 
 impl Typed {
-    fn sign_with<P: mldsa::params::ParameterSet>(sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Signed {
+    fn sign_with<P: ParameterSet>(sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Signed {
         let key = mldsa::SigningKey::<P>::from_expanded_bytes(sk).map_err(|e| e.to_string())?;
         let sig = match m {
             Msg::Pure { msg, ctx } => key.sign_with_rnd(msg, ctx, rnd),
@@ -381,7 +380,7 @@ impl Typed {
             .map_err(|e| e.to_string())
     }
 
-    fn verify_with<P: mldsa::params::ParameterSet>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Verified {
+    fn verify_with<P: ParameterSet>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Verified {
         let r = mldsa::VerifyingKey::<P>::from_bytes(pk).and_then(|vk| {
             let s = mldsa::Signature::<P>::from_bytes(sig)?;
             match m {
@@ -396,16 +395,6 @@ impl Typed {
     }
 }
 
-macro_rules! per_set {
-    ($p:expr, $f:ident($($a:expr),*)) => {
-        match $p.k {
-            4 => Typed::$f::<mldsa::params::MlDsa44>($($a),*),
-            6 => Typed::$f::<mldsa::params::MlDsa65>($($a),*),
-            _ => Typed::$f::<mldsa::params::MlDsa87>($($a),*),
-        }
-    };
-}
-
 impl Oracle for Typed {
     fn name(&self) -> &'static str {
         TYPED
@@ -414,21 +403,17 @@ impl Oracle for Typed {
         Provenance::Ours
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
-        fn pair<P: mldsa::params::ParameterSet>(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
+        fn pair<P: ParameterSet>(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
             let sk = mldsa::SigningKey::<P>::from_seed(xi);
             let pk = sk.verifying_key().as_bytes().to_vec();
             (pk, sk.to_expanded_bytes().as_ref().to_vec())
         }
-        Ok(Ok(match p.k {
-            4 => pair::<mldsa::params::MlDsa44>(xi),
-            6 => pair::<mldsa::params::MlDsa65>(xi),
-            _ => pair::<mldsa::params::MlDsa87>(xi),
-        }))
+        Ok(Ok(per_set!(p, pair(xi))))
     }
     fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
-        Ok(per_set!(p, sign_with(sk, m, rnd)))
+        Ok(per_set!(p, Typed::sign_with(sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
-        Ok(per_set!(p, verify_with(pk, m, sig)))
+        Ok(per_set!(p, Typed::verify_with(pk, m, sig)))
     }
 }

@@ -105,25 +105,12 @@ impl Oracle for RustCrypto {
         Provenance::RustPeer
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
-        Ok(Ok(match p.k {
-            4 => keygen::<MlDsa44>(xi),
-            6 => keygen::<MlDsa65>(xi),
-            _ => keygen::<MlDsa87>(xi),
-        }))
+        Ok(Ok(per_set!(p, keygen(xi))))
     }
     fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
-        offered(match p.k {
-            4 => sign::<MlDsa44>(p, sk, m, rnd),
-            6 => sign::<MlDsa65>(p, sk, m, rnd),
-            _ => sign::<MlDsa87>(p, sk, m, rnd),
-        })
+        offered(per_set!(p, sign(p, sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
-        offered(match p.k {
-            4 => verify::<MlDsa44>(pk, m, sig),
-            6 => verify::<MlDsa65>(pk, m, sig),
-            _ => verify::<MlDsa87>(pk, m, sig),
-        })
-        .map(accepted)
+        offered(per_set!(p, verify(pk, m, sig))).map(accepted)
     }
 }

@@ -10,7 +10,7 @@ use mldsa::prehash::PreHash;
 /// signatures are the model signer's (`craft::sign`, from mu computed by `craft::spec`, with
 /// M' assembled here from FIPS 204 Alg. 2 and 4), never an implementation's.
 pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
+    use sha3::digest::ExtendableOutput;
     // (index in PreHash::ALL, DER OID of FIPS 204 Alg. 4, digest length) for SHAKE-128/256.
     const SHAKE: [(u8, [u8; 11], usize); 2] = [
         (10, [6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 2, 0x0b], 32),
@@ -19,27 +19,31 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
     let shake = |which: usize, msg: &[u8]| -> Vec<u8> {
         let mut d = vec![0u8; SHAKE[which].2];
         if which == 0 {
-            let mut x = sha3::Shake128::default();
-            x.update(msg);
-            x.finalize_xof().read(&mut d);
+            sha3::Shake128::digest_xof(msg, &mut d);
         } else {
-            let mut x = sha3::Shake256::default();
-            x.update(msg);
-            x.finalize_xof().read(&mut d);
+            sha3::Shake256::digest_xof(msg, &mut d);
         }
         d
     };
     let mut v = Vec::new();
-    for p in [
-        mldsa::params::ML_DSA_44,
-        mldsa::params::ML_DSA_65,
-        mldsa::params::ML_DSA_87,
-    ] {
+    for p in mldsa::params::ALL_PARAMS {
         let (pk, sk) = crate::check::e2e::keygen(&p, &[0xb0; 32]);
         let rnd = [0x5a; 32];
-        let model = |m_prime: &[u8]| -> Result<Vec<u8>, String> {
-            crate::craft::sign::sign_mu(&p, &sk, &crate::craft::spec::mu(&pk, m_prime), &rnd)
+        let model_mu = |mu: &[u8; 64]| -> Result<Vec<u8>, String> {
+            crate::craft::sign::sign_mu(&p, &sk, mu, &rnd)
                 .ok_or_else(|| format!("{}: the model signer did not sign", p.name))
+        };
+        let model = |m_prime: &[u8]| model_mu(&crate::craft::spec::mu(&pk, m_prime));
+        // The signing case and the verifying case of `sig` with the input in `c`.
+        let signing = |c: &Case| Case {
+            sk: sk.clone(),
+            rnd: rnd.to_vec(),
+            ..c.clone()
+        };
+        let verifying = |c: &Case, sig: &[u8]| Case {
+            pk: pk.clone(),
+            sig: sig.to_vec(),
+            ..c.clone()
         };
         let mut push = |what: String, stem: &str, case: Case, want: Want| -> Result<(), String> {
             v.push(Vector {
@@ -60,26 +64,18 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
                 msg.len(),
                 ctx.len()
             );
-            let sign = Case {
-                sk: sk.clone(),
-                msg: msg.clone(),
-                ctx: ctx.clone(),
-                rnd: rnd.to_vec(),
+            let input = Case {
+                msg,
+                ctx,
                 ..Case::default()
             };
             push(
                 format!("sign {what}"),
                 "sign",
-                sign,
+                signing(&input),
                 Want::Bytes(sig.clone()),
             )?;
-            let verify = Case {
-                pk: pk.clone(),
-                msg: msg.clone(),
-                ctx: ctx.clone(),
-                sig: sig.clone(),
-                ..Case::default()
-            };
+            let verify = verifying(&input, &sig);
             push(
                 format!("verify {what}"),
                 "verify",
@@ -87,7 +83,7 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
                 Want::Accept(true),
             )?;
             let mut longer = verify;
-            longer.ctx.resize(ctx.len() + 1, 0x63);
+            longer.ctx.push(0x63);
             push(
                 format!("verify {what}, one more context byte"),
                 "verify",
@@ -96,16 +92,14 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
             )?;
         }
         let too_long = Case {
-            sk: sk.clone(),
             msg: vec![0x61; 3],
             ctx: vec![0x63; 256],
-            rnd: rnd.to_vec(),
             ..Case::default()
         };
         push(
             "sign pure, 256-byte context".into(),
             "sign",
-            too_long,
+            signing(&too_long),
             Want::Refuse,
         )?;
         // HashML-DSA (Alg. 4: M' = 1 || |ctx| || ctx || OID || PH(M)).
@@ -116,15 +110,14 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
             let sig = model(&m_prime)?;
             let name = PreHash::ALL[usize::from(ph)].name();
             let what = format!("pre-hash {name}, {ctx_len}-byte context");
-            let sign = Case {
-                sk: sk.clone(),
+            let input = Case {
                 scalar: PRE_HASH,
                 bytes: vec![ph],
-                msg: msg.clone(),
-                ctx: ctx.clone(),
-                rnd: rnd.to_vec(),
+                msg,
+                ctx,
                 ..Case::default()
             };
+            let sign = signing(&input);
             push(
                 format!("sign {what}"),
                 "sign_variants",
@@ -141,15 +134,7 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
                     Want::Refuse,
                 )?;
             }
-            let verify = Case {
-                pk: pk.clone(),
-                scalar: PRE_HASH,
-                bytes: vec![ph],
-                msg: msg.clone(),
-                ctx: ctx.clone(),
-                sig,
-                ..Case::default()
-            };
+            let verify = verifying(&input, &sig);
             push(
                 format!("verify {what}"),
                 "verify_variants",
@@ -181,18 +166,16 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
             let d = shake(0, &[0x61; 3]);
             let m_prime = [&[1u8, 0][..], &oid, &d].concat();
             let sig = model(&m_prime)?;
-            let case = |digest: Vec<u8>| Case {
-                sk: sk.clone(),
+            let input = |digest: Vec<u8>| Case {
                 scalar: PRE_HASHED,
                 bytes: vec![ph],
                 msg: digest,
-                rnd: rnd.to_vec(),
                 ..Case::default()
             };
             push(
                 "sign pre-hashed SHAKE-128, its 32-byte digest given".into(),
                 "sign_variants",
-                case(d.clone()),
+                signing(&input(d.clone())),
                 Want::Bytes(sig.clone()),
             )?;
             for n in [0, 31, 33, 64] {
@@ -201,22 +184,14 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
                 push(
                     format!("sign pre-hashed SHAKE-128, a {n}-byte digest given"),
                     "sign_variants",
-                    case(wrong),
+                    signing(&input(wrong)),
                     Want::Refuse,
                 )?;
             }
-            let verify = |digest: Vec<u8>| Case {
-                pk: pk.clone(),
-                scalar: PRE_HASHED,
-                bytes: vec![ph],
-                msg: digest,
-                sig: sig.clone(),
-                ..Case::default()
-            };
             push(
                 "verify pre-hashed SHAKE-128, its 32-byte digest given".into(),
                 "verify_variants",
-                verify(d.clone()),
+                verifying(&input(d.clone()), &sig),
                 Want::Accept(true),
             )?;
             let mut short = d.clone();
@@ -224,34 +199,25 @@ pub fn boundary_vectors() -> Result<Vec<Vector>, String> {
             push(
                 "verify pre-hashed SHAKE-128, its digest less its last byte".into(),
                 "verify_variants",
-                verify(short),
+                verifying(&input(short), &sig),
                 Want::Accept(false),
             )?;
         }
         // External mu (Alg. 7 from line 7 on).
         let mu = [0xff; 64];
-        let sig = crate::craft::sign::sign_mu(&p, &sk, &mu, &rnd)
-            .ok_or_else(|| format!("{}: the model signer did not sign", p.name))?;
-        let sign = Case {
-            sk: sk.clone(),
+        let sig = model_mu(&mu)?;
+        let input = Case {
             scalar: EXTERNAL_MU,
             msg: mu.to_vec(),
-            rnd: rnd.to_vec(),
             ..Case::default()
         };
         push(
             "sign external mu".into(),
             "sign_variants",
-            sign,
+            signing(&input),
             Want::Bytes(sig.clone()),
         )?;
-        let verify = Case {
-            pk: pk.clone(),
-            scalar: EXTERNAL_MU,
-            msg: mu.to_vec(),
-            sig,
-            ..Case::default()
-        };
+        let verify = verifying(&input, &sig);
         push(
             "verify external mu".into(),
             "verify_variants",

@@ -132,55 +132,6 @@ pub fn run(vectors: &[Vector], oracles: &[Box<dyn Oracle>]) -> Table {
     t
 }
 
-/// The table as text: one line per file, one column per implementation, each cell
-/// `right[+known][!wrong]` or `-` where it answered nothing; `n/a` lines for vectors no
-/// check can take.
-pub fn render(t: &Table, names: &[&str], not_run: &[NotRun]) -> String {
-    let mut files: Vec<&String> = t.keys().map(|(f, _)| f).collect();
-    files.dedup();
-    let w = files.iter().map(|f| f.len()).max().unwrap_or(4).max(4);
-    let mut s = format!("{:<w$} {:>5}", "file", "cases");
-    for n in names {
-        s += &format!(" {n:>17}");
-    }
-    s.push('\n');
-    for f in files {
-        let total = t
-            .iter()
-            .find(|((ff, _), _)| ff == f)
-            .map(|(_, r)| r.right + r.known + r.wrong.len() + r.unanswered)
-            .unwrap_or(0);
-        s += &format!("{f:<w$} {total:>5}");
-        for n in names {
-            let cell = match t.get(&(f.clone(), *n)) {
-                None => "?".to_string(),
-                Some(r) if r.unanswered == total => "-".to_string(),
-                Some(r) => {
-                    let mut c = r.right.to_string();
-                    if r.known > 0 {
-                        c += &format!("+{}k", r.known);
-                    }
-                    if !r.wrong.is_empty() {
-                        c += &format!("!{}", r.wrong.len());
-                    }
-                    if r.unanswered > 0 {
-                        c += &format!("/{}", total - r.unanswered);
-                    }
-                    c
-                }
-            };
-            s += &format!(" {cell:>17}");
-        }
-        s.push('\n');
-    }
-    s += "cell: right answers; +Nk: stated deviations (known.rs), asserted exactly; !N: wrong \
-          (a finding); /N: of N it answered; -: no interface for these inputs\n";
-    for n in not_run {
-        s += &format!("n/a: {} {}: {}\n", n.file, n.id, n.why);
-    }
-    s
-}
-
 /// Every vector's results.
 #[derive(Debug)]
 pub struct Results {
@@ -195,9 +146,54 @@ pub struct Results {
 }
 
 impl Results {
-    /// The table as text.
+    /// The table as text: one line per file, one column per implementation, each cell
+    /// `right[+known][!wrong]` or `-` where it answered nothing; `n/a` lines for vectors no
+    /// check can take.
     pub fn render(&self) -> String {
-        render(&self.table, &self.names, &self.not_run)
+        let (t, names) = (&self.table, &self.names);
+        let mut files: Vec<&String> = t.keys().map(|(f, _)| f).collect();
+        files.dedup();
+        let w = files.iter().map(|f| f.len()).max().unwrap_or(4).max(4);
+        let mut s = format!("{:<w$} {:>5}", "file", "cases");
+        for n in names {
+            s += &format!(" {n:>17}");
+        }
+        s.push('\n');
+        for f in files {
+            let total = t
+                .iter()
+                .find(|((ff, _), _)| ff == f)
+                .map(|(_, r)| r.right + r.known + r.wrong.len() + r.unanswered)
+                .unwrap_or(0);
+            s += &format!("{f:<w$} {total:>5}");
+            for n in names {
+                let cell = match t.get(&(f.clone(), *n)) {
+                    None => "?".to_string(),
+                    Some(r) if r.unanswered == total => "-".to_string(),
+                    Some(r) => {
+                        let mut c = r.right.to_string();
+                        if r.known > 0 {
+                            c += &format!("+{}k", r.known);
+                        }
+                        if !r.wrong.is_empty() {
+                            c += &format!("!{}", r.wrong.len());
+                        }
+                        if r.unanswered > 0 {
+                            c += &format!("/{}", total - r.unanswered);
+                        }
+                        c
+                    }
+                };
+                s += &format!(" {cell:>17}");
+            }
+            s.push('\n');
+        }
+        s += "cell: right answers; +Nk: stated deviations (known.rs), asserted exactly; !N: wrong \
+              (a finding); /N: of N it answered; -: no interface for these inputs\n";
+        for n in &self.not_run {
+            s += &format!("n/a: {} {}: {}\n", n.file, n.id, n.why);
+        }
+        s
     }
     /// Every wrong answer, one line per (file, implementation).
     pub fn findings(&self) -> Vec<String> {

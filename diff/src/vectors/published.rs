@@ -26,24 +26,12 @@ fn acvp_msg(c: &acvp::Case<'_>, verify: bool) -> Result<MsgFields, String> {
         ("sign", "sign_variants")
     };
     if c.str_field("signatureInterface") == "internal" {
-        if c.flag("externalMu") {
-            return Ok((
-                variant,
-                EXTERNAL_MU,
-                vec![],
-                c.hex("mu")?,
-                vec![],
-                "external mu",
-            ));
-        }
-        return Ok((
-            variant,
-            INTERNAL,
-            vec![],
-            c.hex("message")?,
-            vec![],
-            "internal",
-        ));
+        let (scalar, field, iface) = if c.flag("externalMu") {
+            (EXTERNAL_MU, "mu", "external mu")
+        } else {
+            (INTERNAL, "message", "internal")
+        };
+        return Ok((variant, scalar, vec![], c.hex(field)?, vec![], iface));
     }
     let (msg, ctx) = (c.hex("message")?, c.hex("context")?);
     if c.str_field("preHash") == "preHash" {
@@ -193,19 +181,16 @@ pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), Stri
                 Want::Refuse
             };
             let rnd = c.rnd.clone().unwrap_or_else(|| vec![0; 32]);
-            let malformed = c.flags.iter().any(|f| f == "InvalidPrivateKey");
+            let stem = if c.flags.iter().any(|f| f == "InvalidPrivateKey") {
+                "sign_malformed_sk"
+            } else {
+                "sign"
+            };
             if let Some(msg) = &c.msg {
                 v.push(Vector {
                     file: spec.name.into(),
                     id: id.clone(),
-                    check: check(
-                        if malformed {
-                            "sign_malformed_sk"
-                        } else {
-                            "sign"
-                        },
-                        &p,
-                    )?,
+                    check: check(stem, &p)?,
                     case: Case {
                         sk: sk.clone(),
                         msg: msg.clone(),

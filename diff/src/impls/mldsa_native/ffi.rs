@@ -307,26 +307,24 @@ pub mod shim {
 
     /// a := use_hint(a, h) for gamma2 = (q-1)/32 (`thirty_two`) or (q-1)/88.
     pub fn use_hint(_: NativeKernels, thirty_two: bool, a: &mut Poly, h: &Poly) -> c_int {
+        let f = if thirty_two {
+            mldsadiff_nat_shim_use_hint_32
+        } else {
+            mldsadiff_nat_shim_use_hint_88
+        };
         // SAFETY: two polynomials.
-        unsafe {
-            if thirty_two {
-                mldsadiff_nat_shim_use_hint_32(a, h)
-            } else {
-                mldsadiff_nat_shim_use_hint_88(a, h)
-            }
-        }
+        unsafe { f(a, h) }
     }
 
     /// (a1, a0) := decompose(a0) for gamma2 = (q-1)/32 or (q-1)/88.
     pub fn decompose(_: NativeKernels, thirty_two: bool, a1: &mut Poly, a0: &mut Poly) -> c_int {
+        let f = if thirty_two {
+            mldsadiff_nat_shim_decompose_32
+        } else {
+            mldsadiff_nat_shim_decompose_88
+        };
         // SAFETY: two distinct polynomials.
-        unsafe {
-            if thirty_two {
-                mldsadiff_nat_shim_decompose_32(a1, a0)
-            } else {
-                mldsadiff_nat_shim_decompose_88(a1, a0)
-            }
-        }
+        unsafe { f(a1, a0) }
     }
 
     /// w := sum u[i] v[i] (Montgomery); `None` for an l the API has no kernel for.
@@ -382,13 +380,12 @@ pub mod shim {
         if buf.len() != need {
             return -1;
         }
+        let f = if nineteen {
+            mldsadiff_nat_shim_z_unpack_19
+        } else {
+            mldsadiff_nat_shim_z_unpack_17
+        };
         // SAFETY: buf has the length the kernel reads.
-        unsafe {
-            if nineteen {
-                mldsadiff_nat_shim_z_unpack_19(out, buf.as_ptr())
-            } else {
-                mldsadiff_nat_shim_z_unpack_17(out, buf.as_ptr())
-            }
-        }
+        unsafe { f(out, buf.as_ptr()) }
     }
 }

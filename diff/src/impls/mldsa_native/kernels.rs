@@ -8,18 +8,14 @@
 use super::NativeKernels;
 use super::ffi::shim::{self, Rej, Unary};
 use crate::model::canonical;
-use crate::oracle::{Got, Miss};
+use crate::oracle::{Got, Miss, offered};
 use mldsa::backend::contract::{self, Bounds};
 use mldsa::params::{Eta, Gamma1, Gamma2, Q};
 use mldsa::poly::Poly;
 
 /// Done (0) or not offered (-1, fallback).
 fn done(r: i32) -> Got<()> {
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(Miss::NotOffered)
-    }
+    offered((r == 0).then_some(()))
 }
 
 /// |a| < q: the NTT, inverse NTT and caddq inputs of `api.h`.
@@ -33,11 +29,7 @@ const CHKNORM_IN: Bounds = Bounds::new(-6_283_009, 6_283_008);
 
 /// Whether every coefficient of `polys` lies in `b` (the kernel's contract).
 fn within(polys: &[Poly], b: Bounds) -> Got<()> {
-    if polys.iter().all(|p| b.holds(&p.coeffs)) {
-        Ok(())
-    } else {
-        Err(Miss::NotOffered)
-    }
+    offered(polys.iter().all(|p| b.holds(&p.coeffs)).then_some(()))
 }
 
 /// ntt, invntt_tomont and caddq: `op` on a copy of `a`, within |a| < q.
@@ -80,11 +72,7 @@ pub(super) fn pointwise_acc(k: NativeKernels, u: &[Poly], v: &[Poly]) -> Got<Pol
     within(v, NTT_BOUND)?;
     let u: Vec<Poly> = u
         .iter()
-        .map(|x| {
-            let mut y = *x;
-            y.coeffs.iter_mut().for_each(|c| *c = canonical(*c));
-            y
-        })
+        .map(|x| Poly::from_coeffs(x.coeffs.map(canonical)))
         .collect();
     let mut w = Poly::ZERO;
     done(shim::pointwise_acc(k, &mut w, &u, v).ok_or(Miss::NotOffered)?)?;

@@ -25,6 +25,7 @@ type SplitFn = unsafe extern "C" fn(*mut Poly, *mut Poly, *const Poly);
 type PackFn = unsafe extern "C" fn(*mut u8, *const Poly);
 type UnpackFn = unsafe extern "C" fn(*mut Poly, *const u8);
 type SampleFn = unsafe extern "C" fn(*mut Poly, *const u8, u16);
+type RejFn = unsafe extern "C" fn(*mut i32, *const u8) -> u32;
 
 /// Calls `$m!` with `($($args)*)` and every symbol only the AVX2 variant exports (or exports
 /// with another signature): the one list [`Avx2Only`] and its tables are generated from.
@@ -115,8 +116,6 @@ macro_rules! c_kernels_type {
         /// One PQClean variant for one parameter set.
         #[derive(Debug)]
         pub struct CKernels {
-            /// "c-clean", "c-avx2" or "c-aarch64".
-            pub name: &'static str,
             /// The parameter set these symbols were compiled for.
             pub params: Params,
             $($f: unsafe extern "C" fn($($t),*) $(-> $r)?,)*
@@ -130,14 +129,13 @@ with_symbols!(c_kernels_type!());
 
 /// One variant's table for one set: the symbols declared with `$prefix` and collected.
 macro_rules! c_table_of {
-    (($table:ident, $name:literal, $prefix:literal, $params:expr, $mh:tt, $avx:tt)
+    (($table:ident, $prefix:literal, $params:expr, $mh:tt, $avx:tt)
      $($f:ident($($a:ident: $t:ty),*) $(-> $r:ty)?;)*) => {
         pub(crate) static $table: CKernels = {
             unsafe extern "C" {
                 $( #[link_name = concat!($prefix, stringify!($f))] fn $f($($a: $t),*) $(-> $r)?; )*
             }
             CKernels {
-                name: $name,
                 params: $params,
                 $($f,)*
                 poly_make_hint: c_table!(@make_hint $prefix $mh),
@@ -148,8 +146,8 @@ macro_rules! c_table_of {
 }
 
 macro_rules! c_table {
-    ($table:ident, $name:literal, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
-        with_symbols!(c_table_of!($table, $name, $prefix, $params, $mh, $avx));
+    ($table:ident, $prefix:literal, $params:expr, make_hint: $mh:tt, avx2: $avx:tt) => {
+        with_symbols!(c_table_of!($table, $prefix, $params, $mh, $avx));
     };
     (@make_hint $prefix:literal poly) => {{
         unsafe extern "C" {
@@ -169,21 +167,21 @@ macro_rules! c_table {
     };
 }
 
-c_table!(CLEAN_44, "c-clean", "PQCLEAN_MLDSA44_CLEAN_", ML_DSA_44, make_hint: poly, avx2: none);
-c_table!(CLEAN_65, "c-clean", "PQCLEAN_MLDSA65_CLEAN_", ML_DSA_65, make_hint: poly, avx2: none);
-c_table!(CLEAN_87, "c-clean", "PQCLEAN_MLDSA87_CLEAN_", ML_DSA_87, make_hint: poly, avx2: none);
+c_table!(CLEAN_44, "PQCLEAN_MLDSA44_CLEAN_", ML_DSA_44, make_hint: poly, avx2: none);
+c_table!(CLEAN_65, "PQCLEAN_MLDSA65_CLEAN_", ML_DSA_65, make_hint: poly, avx2: none);
+c_table!(CLEAN_87, "PQCLEAN_MLDSA87_CLEAN_", ML_DSA_87, make_hint: poly, avx2: none);
 #[cfg(target_arch = "x86_64")]
-c_table!(AVX2_44, "c-avx2", "PQCLEAN_MLDSA44_AVX2_", ML_DSA_44, make_hint: none, avx2: yes);
+c_table!(AVX2_44, "PQCLEAN_MLDSA44_AVX2_", ML_DSA_44, make_hint: none, avx2: yes);
 #[cfg(target_arch = "x86_64")]
-c_table!(AVX2_65, "c-avx2", "PQCLEAN_MLDSA65_AVX2_", ML_DSA_65, make_hint: none, avx2: yes);
+c_table!(AVX2_65, "PQCLEAN_MLDSA65_AVX2_", ML_DSA_65, make_hint: none, avx2: yes);
 #[cfg(target_arch = "x86_64")]
-c_table!(AVX2_87, "c-avx2", "PQCLEAN_MLDSA87_AVX2_", ML_DSA_87, make_hint: none, avx2: yes);
+c_table!(AVX2_87, "PQCLEAN_MLDSA87_AVX2_", ML_DSA_87, make_hint: none, avx2: yes);
 #[cfg(target_arch = "aarch64")]
-c_table!(AARCH64_44, "c-aarch64", "PQCLEAN_MLDSA44_AARCH64_", ML_DSA_44, make_hint: poly, avx2: none);
+c_table!(AARCH64_44, "PQCLEAN_MLDSA44_AARCH64_", ML_DSA_44, make_hint: poly, avx2: none);
 #[cfg(target_arch = "aarch64")]
-c_table!(AARCH64_65, "c-aarch64", "PQCLEAN_MLDSA65_AARCH64_", ML_DSA_65, make_hint: poly, avx2: none);
+c_table!(AARCH64_65, "PQCLEAN_MLDSA65_AARCH64_", ML_DSA_65, make_hint: poly, avx2: none);
 #[cfg(target_arch = "aarch64")]
-c_table!(AARCH64_87, "c-aarch64", "PQCLEAN_MLDSA87_AARCH64_", ML_DSA_87, make_hint: poly, avx2: none);
+c_table!(AARCH64_87, "PQCLEAN_MLDSA87_AARCH64_", ML_DSA_87, make_hint: poly, avx2: none);
 
 /// Which PQClean variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -251,22 +249,10 @@ pub struct CImpl {
 impl CImpl {
     /// The variant, if it is built and runs on this CPU.
     pub fn new(variant: Variant) -> Option<Self> {
-        let t = variant.for_params(&ML_DSA_65)?;
-        let perm = t.is_avx2().then(|| {
-            let mut idx = Poly::ZERO;
-            idx.coeffs
-                .iter_mut()
-                .enumerate()
-                .for_each(|(i, c)| *c = i as i32);
-            t.nttunpack(&mut idx);
-            idx.coeffs.iter().map(|&c| c as usize).collect()
-        });
+        let mut idx = Poly::from_coeffs(core::array::from_fn(|i| i as i32));
+        let avx2 = variant.for_params(&ML_DSA_65)?.nttunpack(&mut idx);
+        let perm = avx2.then(|| idx.coeffs.iter().map(|&c| c as usize).collect());
         Some(CImpl { variant, perm })
-    }
-
-    /// Which variant.
-    pub fn variant(&self) -> Variant {
-        self.variant
     }
 
     /// The kernels compiled for parameter set `p`.
@@ -278,29 +264,19 @@ impl CImpl {
 
     /// An NTT-domain polynomial of this variant in canonical order.
     pub fn to_canonical(&self, a: &Poly) -> Poly {
-        match &self.perm {
-            None => *a,
-            Some(perm) => {
-                let mut c = Poly::ZERO;
-                perm.iter()
-                    .enumerate()
-                    .for_each(|(i, &src)| c.coeffs[src] = a.coeffs[i]);
-                c
-            }
+        let mut c = *a;
+        for (i, &src) in self.perm.iter().flatten().enumerate() {
+            c.coeffs[src] = a.coeffs[i];
         }
+        c
     }
 
     /// A canonical-order NTT-domain polynomial in this variant's order.
     pub fn to_own_order(&self, a: &Poly) -> Poly {
-        match &self.perm {
-            None => *a,
-            Some(perm) => {
-                let mut c = Poly::ZERO;
-                perm.iter()
-                    .enumerate()
-                    .for_each(|(i, &src)| c.coeffs[i] = a.coeffs[src]);
-                c
-            }
+        let mut c = *a;
+        for (i, &src) in self.perm.iter().flatten().enumerate() {
+            c.coeffs[i] = a.coeffs[src];
         }
+        c
     }
 }

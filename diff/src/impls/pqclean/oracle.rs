@@ -5,10 +5,11 @@
 //! 136 / 272 for rej_eta); its single Keccak permutation is lane 0 of the 4-way one (AVX2
 //! only); the whole scheme is pure ML-DSA only, with its randomness scripted from xi / rnd.
 
-use super::{CImpl, Variant};
+use super::{CImpl, CKernels, Variant};
 use crate::model::Provenance;
-use crate::oracle::{Fault, Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, offered};
+use crate::oracle::{Fault, Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, accepted, offered};
 use mldsa::Params;
+use mldsa::backend::contract;
 use mldsa::params::{Eta, Gamma1, Gamma2};
 use mldsa::poly::Poly;
 
@@ -26,14 +27,10 @@ pub fn oracles() -> Vec<Box<dyn Oracle>> {
         .collect()
 }
 
-/// The table of set `p`, if `p`'s parameter (gamma2, eta, gamma1) is `x`: each C build has
-/// its set's parameters compiled in, so it answers for no other value.
+/// Offered only if `p`'s parameter (gamma2, eta, gamma1) is `x`: each C build has its set's
+/// parameters compiled in, so it answers for no other value.
 fn same<T: PartialEq>(x: T, of_p: T) -> Got<()> {
-    if x == of_p {
-        Ok(())
-    } else {
-        Err(Miss::NotOffered)
-    }
+    offered((x == of_p).then_some(()))
 }
 
 fn scripted<T>(bytes: &[u8], f: impl FnOnce() -> T) -> Got<T> {
@@ -45,103 +42,104 @@ fn nonce(b: &[u8]) -> u16 {
 }
 
 impl CImpl {
-    fn in_place(
-        &self,
-        mut a: Poly,
-        f: impl FnOnce(&super::CKernels, &mut Poly) -> Option<()>,
-        p: &Params,
-    ) -> Got<Poly> {
-        offered(f(self.table(p), &mut a))?;
-        Ok(a)
+    /// `f` on the kernels of set `p` (`None`: not offered).
+    fn c<T>(&self, p: &Params, f: impl FnOnce(&CKernels) -> Option<T>) -> Got<T> {
+        offered(f(self.table(p)))
     }
 }
 
 impl Oracle for CImpl {
     fn name(&self) -> &'static str {
-        self.variant().name()
+        self.variant.name()
     }
     fn origin(&self) -> Provenance {
         Provenance::PqClean
     }
     fn ntt(&self, p: &Params, a: Poly) -> Got<Poly> {
-        let a = self.in_place(a, |t, a| t.ntt(a), p)?;
+        let a = self.c(p, |t| t.ntt(a))?;
         Ok(self.to_canonical(&a))
     }
     fn invntt_tomont(&self, p: &Params, a: Poly) -> Got<Poly> {
-        self.in_place(self.to_own_order(&a), |t, a| t.invntt_tomont(a), p)
+        let a = self.to_own_order(&a);
+        self.c(p, |t| t.invntt_tomont(a))
     }
     // Coefficient-wise: no reordering needed.
     fn pointwise_montgomery(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly> {
-        offered(self.table(p).pointwise(a, b))
+        self.c(p, |t| {
+            t.binary(t.poly_pointwise_montgomery, a, b, contract::POINTWISE)
+        })
     }
     fn pointwise_acc_montgomery(&self, p: &Params, u: &[Poly], v: &[Poly]) -> Got<Poly> {
-        offered(self.table(p).pointwise_acc(u, v))
+        self.c(p, |t| t.pointwise_acc(u, v))
     }
     fn reduce(&self, p: &Params, a: Poly) -> Got<Poly> {
-        self.in_place(a, |t, a| t.reduce(a), p)
+        self.c(p, |t| t.unary(t.poly_reduce, a, contract::REDUCE))
     }
     fn caddq(&self, p: &Params, a: Poly) -> Got<Poly> {
-        self.in_place(a, |t, a| t.caddq(a), p)
+        self.c(p, |t| t.unary(t.poly_caddq, a, contract::CADDQ))
     }
     fn add(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly> {
-        offered(self.table(p).add(a, b))
+        self.c(p, |t| t.binary(t.poly_add, a, b, contract::ADD))
     }
     fn sub(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly> {
-        offered(self.table(p).sub(a, b))
+        self.c(p, |t| t.binary(t.poly_sub, a, b, contract::SUB))
     }
     fn shiftl(&self, p: &Params, a: Poly) -> Got<Poly> {
-        self.in_place(a, |t, a| t.shiftl(a), p)
+        self.c(p, |t| t.unary(t.poly_shiftl, a, contract::SHIFTL))
     }
     fn power2round(&self, p: &Params, a: &Poly) -> Got<(Poly, Poly)> {
-        offered(self.table(p).power2round(a))
+        self.c(p, |t| t.split(t.poly_power2round, a, contract::POWER2ROUND))
     }
     fn decompose(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<(Poly, Poly)> {
         same(g, p.gamma2)?;
-        offered(self.table(p).decompose(a))
+        self.c(p, |t| t.split(t.poly_decompose, a, contract::decompose(g)))
     }
     fn make_hint(&self, p: &Params, g: Gamma2, a0: &Poly, a1: &Poly) -> Got<(Poly, usize)> {
         same(g, p.gamma2)?;
-        let (h, n) = offered(self.table(p).make_hint(a0, a1))?;
+        let (h, n) = self.c(p, |t| t.make_hint(a0, a1))?;
         Ok((h, n as usize))
     }
     fn use_hint(&self, p: &Params, g: Gamma2, a: &Poly, h: &Poly) -> Got<Poly> {
         same(g, p.gamma2)?;
-        offered(self.table(p).use_hint(a, h))
+        self.c(p, |t| {
+            t.binary(t.poly_use_hint, a, h, contract::use_hint(g))
+        })
     }
     fn chknorm(&self, p: &Params, a: &Poly, bound: i32) -> Got<bool> {
-        offered(self.table(p).chknorm(a, bound))
+        self.c(p, |t| t.chknorm(a, bound))
     }
     fn rej_uniform(&self, p: &Params, buf: &[u8]) -> Got<Vec<i32>> {
-        offered(self.table(p).rej_uniform_avx(buf))
+        self.c(p, |t| t.rej_uniform_avx(buf))
     }
     fn rej_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<Vec<i32>> {
         same(e, p.eta)?;
-        let t = self.table(p);
-        if !t.is_avx2() || buf.len() != t.avx2_rej_eta_buflen() {
-            return Err(Miss::NotOffered);
-        }
-        offered(t.rej_eta_avx(buf))
+        self.c(p, |t| t.rej_eta_avx(buf))
     }
     fn pack_t1(&self, p: &Params, a: &Poly) -> Got<Vec<u8>> {
-        offered(self.table(p).pack_t1(a))
+        self.c(p, |t| t.pack(t.polyt1_pack, a, 320, contract::PACK_T1))
     }
     fn unpack_t1(&self, p: &Params, buf: &[u8]) -> Got<Poly> {
-        offered(self.table(p).unpack_t1(buf))
+        self.c(p, |t| t.unpack(t.polyt1_unpack, buf, 320))
     }
     fn pack_t0(&self, p: &Params, a: &Poly) -> Got<Vec<u8>> {
-        offered(self.table(p).pack_t0(a))
+        self.c(p, |t| t.pack(t.polyt0_pack, a, 416, contract::PACK_T0))
     }
     fn unpack_t0(&self, p: &Params, buf: &[u8]) -> Got<Poly> {
-        offered(self.table(p).unpack_t0(buf))
+        self.c(p, |t| t.unpack(t.polyt0_unpack, buf, 416))
     }
     fn pack_eta(&self, p: &Params, e: Eta, a: &Poly) -> Got<Vec<u8>> {
         same(e, p.eta)?;
-        offered(self.table(p).pack_eta(a))
+        self.c(p, |t| {
+            let len = t.params.eta.poly_eta_bytes();
+            t.pack(t.polyeta_pack, a, len, contract::pack_eta(e))
+        })
     }
     // polyeta_unpack does no range check: only in-range encodings are comparable.
     fn unpack_eta(&self, p: &Params, e: Eta, buf: &[u8]) -> Got<(Poly, bool)> {
         same(e, p.eta)?;
-        let a = offered(self.table(p).unpack_eta(buf))?;
+        let a = self.c(p, |t| {
+            t.unpack(t.polyeta_unpack, buf, t.params.eta.poly_eta_bytes())
+        })?;
         if !a.coeffs.iter().all(|x| x.abs() <= e.value()) {
             return Err(Miss::NotOffered);
         }
@@ -149,21 +147,29 @@ impl Oracle for CImpl {
     }
     fn pack_z(&self, p: &Params, g: Gamma1, a: &Poly) -> Got<Vec<u8>> {
         same(g, p.gamma1)?;
-        offered(self.table(p).pack_z(a))
+        self.c(p, |t| {
+            let len = t.params.gamma1.poly_z_bytes();
+            t.pack(t.polyz_pack, a, len, contract::pack_z(g))
+        })
     }
     fn unpack_z(&self, p: &Params, g: Gamma1, buf: &[u8]) -> Got<Poly> {
         same(g, p.gamma1)?;
-        offered(self.table(p).unpack_z(buf))
+        self.c(p, |t| {
+            t.unpack(t.polyz_unpack, buf, t.params.gamma1.poly_z_bytes())
+        })
     }
     fn pack_w1(&self, p: &Params, g: Gamma2, a: &Poly) -> Got<Vec<u8>> {
         same(g, p.gamma2)?;
-        offered(self.table(p).pack_w1(a))
+        self.c(p, |t| {
+            let len = t.params.gamma2.poly_w1_bytes();
+            t.pack(t.polyw1_pack, a, len, contract::pack_w1(g))
+        })
     }
     fn pack_hint(&self, p: &Params, h: &[Poly]) -> Got<Vec<u8>> {
-        offered(self.table(p).pack_hint(h))
+        self.c(p, |t| t.pack_hint(h))
     }
     fn unpack_hint(&self, p: &Params, buf: &[u8]) -> Got<Option<Vec<Poly>>> {
-        let (ok, h) = offered(self.table(p).unpack_hint(buf))?;
+        let (ok, h) = self.c(p, |t| t.unpack_hint(buf))?;
         Ok(ok.then_some(h))
     }
     // The single permutation in lane 0 of the 4-way one (other lanes zero).
@@ -174,27 +180,33 @@ impl Oracle for CImpl {
         Ok(core::array::from_fn(|i| s[4 * i]))
     }
     fn keccak_f1600_x4(&self, p: &Params, mut s: [u64; 100]) -> Got<[u64; 100]> {
-        offered(self.table(p).keccak_x4(&mut s).then_some(s))
+        self.c(p, |t| t.keccak_x4(&mut s).then_some(s))
     }
     fn keccak_f1600_x4x2(&self, p: &Params, [s0, s1]: [[u64; 100]; 2]) -> Got<[[u64; 100]; 2]> {
         Ok([self.keccak_f1600_x4(p, s0)?, self.keccak_f1600_x4(p, s1)?])
     }
     fn poly_uniform(&self, p: &Params, seed: &[u8; 34]) -> Got<Poly> {
-        offered(self.table(p).uniform(&seed[..32], nonce(seed)))
+        self.c(p, |t| {
+            t.sample(t.poly_uniform, &seed[..32], 32, nonce(seed))
+        })
     }
     fn poly_uniform_eta(&self, p: &Params, e: Eta, seed: &[u8; 66]) -> Got<Poly> {
         same(e, p.eta)?;
-        offered(self.table(p).uniform_eta(&seed[..64], nonce(seed)))
+        self.c(p, |t| {
+            t.sample(t.poly_uniform_eta, &seed[..64], 64, nonce(seed))
+        })
     }
     fn poly_uniform_gamma1(&self, p: &Params, g: Gamma1, seed: &[u8; 66]) -> Got<Poly> {
         same(g, p.gamma1)?;
-        offered(self.table(p).uniform_gamma1(&seed[..64], nonce(seed)))
+        self.c(p, |t| {
+            t.sample(t.poly_uniform_gamma1, &seed[..64], 64, nonce(seed))
+        })
     }
     fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly> {
-        offered(self.table(p).challenge(ctilde))
+        self.c(p, |t| t.challenge(ctilde))
     }
     fn expand_a(&self, p: &Params, rho: &[u8; 32]) -> Got<Vec<Poly>> {
-        let m = offered(self.table(p).matrix_expand(rho))?;
+        let m = self.c(p, |t| t.matrix_expand(rho))?;
         Ok(m.iter().map(|a| self.to_canonical(a)).collect())
     }
     // crypto_sign_keypair draws xi through getrandom: scripted to be `xi`.
@@ -226,7 +238,6 @@ impl Oracle for CImpl {
         let Msg::Pure { msg, ctx } = m else {
             return Err(Miss::NotOffered);
         };
-        let ok = offered(self.table(p).verify(pk, msg, ctx, sig))?;
-        Ok(if ok { Ok(()) } else { Err(None) })
+        self.c(p, |t| t.verify(pk, msg, ctx, sig)).map(accepted)
     }
 }

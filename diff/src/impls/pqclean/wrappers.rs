@@ -8,20 +8,17 @@ use mldsa::backend::contract::{self, ANY, Bounds, Contract};
 use mldsa::params::{K_MAX, L_MAX, N, Q};
 
 impl CKernels {
-    /// Whether this is the AVX2 variant (NTT-domain values in its own order).
-    pub fn is_avx2(&self) -> bool {
-        self.avx2.is_some()
-    }
-
-    fn unary(&self, f: PolyFn, a: &mut Poly, c: Contract) -> Option<()> {
-        within(c, &[a])?;
+    /// `f` on `a` in place (`poly_reduce`, `poly_ntt`, ...).
+    pub(super) fn unary(&self, f: PolyFn, mut a: Poly, c: Contract) -> Option<Poly> {
+        within(c, &[&a])?;
         // SAFETY: `a` is a valid, aligned, exclusive 256-coefficient polynomial, the layout
         // of the C `poly`, within the kernel's contract (checked above).
-        unsafe { f(a) };
-        Some(())
+        unsafe { f(&mut a) };
+        Some(a)
     }
 
-    fn binary(&self, f: Poly3Fn, a: &Poly, b: &Poly, c: Contract) -> Option<Poly> {
+    /// `f` of `a` and `b` (`poly_add`, `poly_use_hint`, ...).
+    pub(super) fn binary(&self, f: Poly3Fn, a: &Poly, b: &Poly, c: Contract) -> Option<Poly> {
         within(c, &[a, b])?;
         let mut out = Poly::ZERO;
         // SAFETY: three valid polynomials, the inputs within the contract; the output does
@@ -30,7 +27,8 @@ impl CKernels {
         Some(out)
     }
 
-    fn split(&self, f: SplitFn, a: &Poly, c: Contract) -> Option<(Poly, Poly)> {
+    /// `f` of `a` into two polynomials (`poly_power2round`, `poly_decompose`).
+    pub(super) fn split(&self, f: SplitFn, a: &Poly, c: Contract) -> Option<(Poly, Poly)> {
         within(c, &[a])?;
         let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
         // SAFETY: three valid, distinct polynomials, the input within the contract.
@@ -38,7 +36,9 @@ impl CKernels {
         Some((x, y))
     }
 
-    fn pack(&self, f: PackFn, a: &Poly, len: usize, c: Contract) -> Option<Vec<u8>> {
+    /// `a` packed by `f` into `len` bytes: `f`'s packed size in this table's set, which
+    /// every caller takes from `self.params` or a constant of FIPS 204.
+    pub(super) fn pack(&self, f: PackFn, a: &Poly, len: usize, c: Contract) -> Option<Vec<u8>> {
         within(c, &[a])?;
         let mut out = vec![0u8; len + 32];
         // SAFETY: `out` has room for the packed size plus slack; `a` is a valid polynomial
@@ -48,7 +48,9 @@ impl CKernels {
         Some(out)
     }
 
-    fn unpack(&self, f: UnpackFn, buf: &[u8], len: usize) -> Option<Poly> {
+    /// The polynomial `f` unpacks from exactly `len` bytes (`f`'s packed size in this
+    /// table's set, from `self.params` or a constant of FIPS 204).
+    pub(super) fn unpack(&self, f: UnpackFn, buf: &[u8], len: usize) -> Option<Poly> {
         if buf.len() != len {
             return None;
         }
@@ -61,24 +63,30 @@ impl CKernels {
         Some(a)
     }
 
-    /// `poly_reduce`.
-    pub fn reduce(&self, a: &mut Poly) -> Option<()> {
-        self.unary(self.poly_reduce, a, contract::REDUCE)
+    /// The polynomial `f` samples from a seed of exactly `seed_len` bytes and `nonce`.
+    pub(super) fn sample(
+        &self,
+        f: SampleFn,
+        seed: &[u8],
+        seed_len: usize,
+        nonce: u16,
+    ) -> Option<Poly> {
+        if seed.len() != seed_len {
+            return None;
+        }
+        let mut a = Poly::ZERO;
+        // SAFETY: the seed has the length the C function reads; `a` is valid.
+        unsafe { f(&mut a, seed.as_ptr(), nonce) };
+        Some(a)
     }
-    /// `poly_caddq`.
-    pub fn caddq(&self, a: &mut Poly) -> Option<()> {
-        self.unary(self.poly_caddq, a, contract::CADDQ)
-    }
-    /// `poly_shiftl`.
-    pub fn shiftl(&self, a: &mut Poly) -> Option<()> {
-        self.unary(self.poly_shiftl, a, contract::SHIFTL)
-    }
-    /// `poly_ntt` (AVX2: output in its own order).
-    pub fn ntt(&self, a: &mut Poly) -> Option<()> {
+
+    /// `poly_ntt` in this variant's own order (AVX2: not canonical; the oracle reorders),
+    /// which is what the kernel benchmarks time.
+    pub fn ntt(&self, a: Poly) -> Option<Poly> {
         self.unary(self.poly_ntt, a, contract::NTT)
     }
-    /// `poly_invntt_tomont` (AVX2: input in its own order).
-    pub fn invntt_tomont(&self, a: &mut Poly) -> Option<()> {
+    /// `poly_invntt_tomont` on a polynomial in this variant's own order.
+    pub fn invntt_tomont(&self, a: Poly) -> Option<Poly> {
         self.unary(self.poly_invntt_tomont, a, contract::INVNTT_TOMONT)
     }
     /// `poly_nttunpack`, AVX2 only: canonical order to the AVX2 order (a permutation: any
@@ -92,18 +100,6 @@ impl CKernels {
             }
             None => false,
         }
-    }
-    /// `poly_add`.
-    pub fn add(&self, a: &Poly, b: &Poly) -> Option<Poly> {
-        self.binary(self.poly_add, a, b, contract::ADD)
-    }
-    /// `poly_sub`.
-    pub fn sub(&self, a: &Poly, b: &Poly) -> Option<Poly> {
-        self.binary(self.poly_sub, a, b, contract::SUB)
-    }
-    /// `poly_pointwise_montgomery`.
-    pub fn pointwise(&self, a: &Poly, b: &Poly) -> Option<Poly> {
-        self.binary(self.poly_pointwise_montgomery, a, b, contract::POINTWISE)
     }
     /// `polyvecl_pointwise_acc_montgomery` for this set's L; `None` unless
     /// `a.len() == b.len() == l` and both lie within the contract.
@@ -120,18 +116,6 @@ impl CKernels {
         // SAFETY: `a` and `b` hold exactly L contiguous polynomials, the layout of polyvecl.
         unsafe { (self.polyvecl_pointwise_acc_montgomery)(&mut w, a.as_ptr(), b.as_ptr()) };
         Some(w)
-    }
-    /// `poly_power2round` -> (a1, a0).
-    pub fn power2round(&self, a: &Poly) -> Option<(Poly, Poly)> {
-        self.split(self.poly_power2round, a, contract::POWER2ROUND)
-    }
-    /// `poly_decompose` -> (a1, a0), gamma2 of this set.
-    pub fn decompose(&self, a: &Poly) -> Option<(Poly, Poly)> {
-        self.split(
-            self.poly_decompose,
-            a,
-            contract::decompose(self.params.gamma2),
-        )
     }
     /// `poly_make_hint` as a 0/1 polynomial and its count (AVX2 positions are expanded).
     pub fn make_hint(&self, a0: &Poly, a1: &Poly) -> Option<(Poly, u32)> {
@@ -151,15 +135,6 @@ impl CKernels {
         }
         Some((h, n))
     }
-    /// `poly_use_hint`.
-    pub fn use_hint(&self, a: &Poly, h: &Poly) -> Option<Poly> {
-        self.binary(
-            self.poly_use_hint,
-            a,
-            h,
-            contract::use_hint(self.params.gamma2),
-        )
-    }
     /// `poly_chknorm`: true iff some |a_i| >= bound; `None` unless the bound lies in
     /// [0, (q-1)/8] and `a` within the contract.
     pub fn chknorm(&self, a: &Poly, bound: i32) -> Option<bool> {
@@ -169,27 +144,6 @@ impl CKernels {
         }
         // SAFETY: `a` is a valid polynomial, the inputs within the contract.
         Some(unsafe { (self.poly_chknorm)(a, bound) != 0 })
-    }
-    fn sample(&self, f: SampleFn, seed: &[u8], seed_len: usize, nonce: u16) -> Option<Poly> {
-        if seed.len() != seed_len {
-            return None;
-        }
-        let mut a = Poly::ZERO;
-        // SAFETY: the seed has the length the C function reads; `a` is valid.
-        unsafe { f(&mut a, seed.as_ptr(), nonce) };
-        Some(a)
-    }
-    /// `poly_uniform(rho, nonce)`: RejNTTPoly(rho || nonce_le).
-    pub fn uniform(&self, rho: &[u8], nonce: u16) -> Option<Poly> {
-        self.sample(self.poly_uniform, rho, 32, nonce)
-    }
-    /// `poly_uniform_eta(rho', nonce)`.
-    pub fn uniform_eta(&self, seed: &[u8], nonce: u16) -> Option<Poly> {
-        self.sample(self.poly_uniform_eta, seed, 64, nonce)
-    }
-    /// `poly_uniform_gamma1(rho'', nonce)`.
-    pub fn uniform_gamma1(&self, seed: &[u8], nonce: u16) -> Option<Poly> {
-        self.sample(self.poly_uniform_gamma1, seed, 64, nonce)
     }
     /// `poly_challenge(c~)`: SampleInBall.
     pub fn challenge(&self, ctilde: &[u8]) -> Option<Poly> {
@@ -213,37 +167,21 @@ impl CKernels {
     }
     /// `rej_uniform_avx` on exactly [`AVX2_REJ_UNIFORM_BUFLEN`] bytes (AVX2 only).
     pub fn rej_uniform_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
-        let x = self.avx2.as_ref()?;
-        if buf.len() != AVX2_REJ_UNIFORM_BUFLEN {
-            return None;
-        }
-        let mut padded = buf.to_vec();
-        padded.resize(buf.len() + 8, 0);
-        let mut out = Poly::ZERO;
-        // SAFETY: the C code reads REJ_UNIFORM_BUFLEN + 8 bytes and writes at most N values.
-        let n = unsafe { (x.rej_uniform_avx)(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
-        Some(out.coeffs[..n.min(N)].to_vec())
+        rej_avx(
+            self.avx2.as_ref()?.rej_uniform_avx,
+            buf,
+            AVX2_REJ_UNIFORM_BUFLEN,
+        )
     }
-    /// REJ_UNIFORM_ETA_BUFLEN of this set's AVX2 code (136 for eta = 2, 272 for eta = 4).
-    pub fn avx2_rej_eta_buflen(&self) -> usize {
-        if self.params.eta.value() == 2 {
+    /// `rej_eta_avx` on exactly REJ_UNIFORM_ETA_BUFLEN bytes, that of this set's AVX2 code
+    /// (136 for eta = 2, 272 for eta = 4) (AVX2 only).
+    pub fn rej_eta_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
+        let len = if self.params.eta.value() == 2 {
             136
         } else {
             272
-        }
-    }
-    /// `rej_eta_avx` on exactly [`Self::avx2_rej_eta_buflen`] bytes (AVX2 only).
-    pub fn rej_eta_avx(&self, buf: &[u8]) -> Option<Vec<i32>> {
-        let x = self.avx2.as_ref()?;
-        if buf.len() != self.avx2_rej_eta_buflen() {
-            return None;
-        }
-        let mut padded = buf.to_vec();
-        padded.resize(buf.len() + 32, 0);
-        let mut out = Poly::ZERO;
-        // SAFETY: the buffer covers what the C code reads; it writes at most N values.
-        let n = unsafe { (x.rej_eta_avx)(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
-        Some(out.coeffs[..n.min(N)].to_vec())
+        };
+        rej_avx(self.avx2.as_ref()?.rej_eta_avx, buf, len)
     }
     /// `f1600x4` on four interleaved states (AVX2 only).
     pub fn keccak_x4(&self, states: &mut [u64; 100]) -> bool {
@@ -260,50 +198,6 @@ impl CKernels {
         true
     }
 
-    /// `polyt1_pack`.
-    pub fn pack_t1(&self, a: &Poly) -> Option<Vec<u8>> {
-        self.pack(self.polyt1_pack, a, 320, contract::PACK_T1)
-    }
-    /// `polyt1_unpack`.
-    pub fn unpack_t1(&self, b: &[u8]) -> Option<Poly> {
-        self.unpack(self.polyt1_unpack, b, 320)
-    }
-    /// `polyt0_pack`.
-    pub fn pack_t0(&self, a: &Poly) -> Option<Vec<u8>> {
-        self.pack(self.polyt0_pack, a, 416, contract::PACK_T0)
-    }
-    /// `polyt0_unpack`.
-    pub fn unpack_t0(&self, b: &[u8]) -> Option<Poly> {
-        self.unpack(self.polyt0_unpack, b, 416)
-    }
-    /// `polyeta_pack`.
-    pub fn pack_eta(&self, a: &Poly) -> Option<Vec<u8>> {
-        let e = self.params.eta;
-        self.pack(
-            self.polyeta_pack,
-            a,
-            e.poly_eta_bytes(),
-            contract::pack_eta(e),
-        )
-    }
-    /// `polyeta_unpack` (no range check in C).
-    pub fn unpack_eta(&self, b: &[u8]) -> Option<Poly> {
-        self.unpack(self.polyeta_unpack, b, self.params.eta.poly_eta_bytes())
-    }
-    /// `polyz_pack`.
-    pub fn pack_z(&self, a: &Poly) -> Option<Vec<u8>> {
-        let g = self.params.gamma1;
-        self.pack(self.polyz_pack, a, g.poly_z_bytes(), contract::pack_z(g))
-    }
-    /// `polyz_unpack`.
-    pub fn unpack_z(&self, b: &[u8]) -> Option<Poly> {
-        self.unpack(self.polyz_unpack, b, self.params.gamma1.poly_z_bytes())
-    }
-    /// `polyw1_pack`.
-    pub fn pack_w1(&self, a: &Poly) -> Option<Vec<u8>> {
-        let g = self.params.gamma2;
-        self.pack(self.polyw1_pack, a, g.poly_w1_bytes(), contract::pack_w1(g))
-    }
     /// The hint bytes `pack_sig` writes for `h` (k polynomials), with c~ and z zero; `None`
     /// unless `h` is k polynomials of 0/1 with at most omega ones (more would make
     /// `pack_sig` write past the signature).
@@ -398,6 +292,20 @@ impl CKernels {
         };
         Some(r == 0)
     }
+}
+
+/// The values AVX2 rejection kernel `f` keeps from exactly `len` bytes.
+fn rej_avx(f: RejFn, buf: &[u8], len: usize) -> Option<Vec<i32>> {
+    if buf.len() != len {
+        return None;
+    }
+    let mut padded = buf.to_vec();
+    padded.resize(len + 32, 0);
+    let mut out = Poly::ZERO;
+    // SAFETY: the buffer covers what the C code reads (rej_uniform_avx: REJ_UNIFORM_BUFLEN
+    // + 8 bytes); it writes at most N values.
+    let n = unsafe { f(out.coeffs.as_mut_ptr(), padded.as_ptr()) } as usize;
+    Some(out.coeffs[..n.min(N)].to_vec())
 }
 
 /// `Some(())` if every polynomial lies within its input bounds of `c`: the first in
