@@ -4,6 +4,7 @@
 #
 #   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
 #                         [--require LIST] [--no-check] [--skip-vectors] [--skip TEST]...
+#                         [--native-test NAME]...
 #                         [--runner cross|cargo] [--replay REPORT]
 #
 # TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
@@ -22,6 +23,11 @@
 # --skip TEST      also leave the tests whose names contain TEST to another leg (repeatable;
 #                  libtest's --skip), e.g. the harness's tests of its own command line and
 #                  models, which run natively on every CI run.
+# --native-test NAME  do not build the test target NAME (a file NAME.rs under mldsa/tests,
+#                  kat/tests or diff/tests) on this leg at all: its tests read source text or
+#                  test the harness's own plain-Rust logic, and run natively (repeatable).
+#                  The rest are built by name (with --lib and --bins; doc tests then run
+#                  natively only). An unknown NAME is an error.
 # --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`, test profile:
 #                  debug assertions on) on TARGET and exit with its status
 #                  (scripts/replay.sh picks TARGET and CPU from the report).
@@ -55,6 +61,7 @@ require=""
 run_check=1
 skip_vectors=0
 skips=()
+native_tests=()
 replay=""
 runner_choice=""
 while [ $# -gt 0 ]; do
@@ -67,6 +74,7 @@ while [ $# -gt 0 ]; do
         --no-check) run_check=0; shift ;;
         --skip-vectors) skip_vectors=1; shift ;;
         --skip) need_value "$@"; skips+=("$2"); shift 2 ;;
+        --native-test) need_value "$@"; native_tests+=("$2"); shift 2 ;;
         --replay) need_value "$@"; replay=$2; shift 2 ;;
         --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
         -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -77,6 +85,26 @@ done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+# The test targets to build: all of them, or (--native-test) all but those named.
+target_args=()
+if [ ${#native_tests[@]} -gt 0 ]; then
+    all_tests=()
+    for f in mldsa/tests/*.rs kat/tests/*.rs diff/tests/*.rs; do
+        n=$(basename "$f" .rs)
+        [[ " ${all_tests[*]} " == *" $n "* ]] || all_tests+=("$n")
+    done
+    for n in "${native_tests[@]}"; do
+        [[ " ${all_tests[*]} " == *" $n "* ]] || {
+            echo "cross-test.sh: --native-test $n: no test target of that name (have: ${all_tests[*]})" >&2
+            exit 2
+        }
+    done
+    target_args=(--lib --bins)
+    for n in "${all_tests[@]}"; do
+        [[ " ${native_tests[*]} " == *" $n "* ]] || target_args+=(--test "$n")
+    done
+fi
 export MLDSA_VECTORS=${MLDSA_VECTORS:-$(cd "$root/.." && pwd)/shared/vectors}
 
 case "$target" in
@@ -205,9 +233,12 @@ for t in "${skips[@]}"; do
     echo "   (--skip $t: runs on another leg)"
     skip_args+=(--skip "$t")
 done
+for n in "${native_tests[@]}"; do
+    echo "   (--native-test $n: not built here; it runs natively)"
+done
 test_args=()
 [ ${#skip_args[@]} -eq 0 ] || test_args=(-- "${skip_args[@]}")
-"${runner[@]}" test --workspace --target "$target" "${test_args[@]}"
+"${runner[@]}" test --workspace --target "$target" "${target_args[@]}" "${test_args[@]}"
 # The check runs the test profile's mldsa-diff (optimised, with debug assertions: every
 # kernel's contract is checked on the target too) rather than a second, release, build.
 if [ "$run_check" = 1 ]; then
