@@ -23,7 +23,7 @@
 # --skip TEST      also leave the tests whose names contain TEST to another leg (repeatable;
 #                  libtest's --skip), e.g. the harness's tests of its own command line and
 #                  models, which run natively on every CI run.
-# --native-test NAME  do not build the test target NAME (a file NAME.rs under mldsa/tests,
+# --native-test NAME  do not build the test targets NAME (files NAME.rs under mldsa/tests,
 #                  kat/tests or diff/tests) on this leg at all: its tests read source text or
 #                  test the harness's own plain-Rust logic, and run natively (repeatable).
 #                  The rest are built by name (with --lib and --bins; doc tests then run
