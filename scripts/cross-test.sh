@@ -89,20 +89,23 @@ cd "$root"
 # The test targets to build: all of them, or (--native-test) all but those named.
 target_args=()
 if [ ${#native_tests[@]} -gt 0 ]; then
+    declare -A have=() leave=()
     all_tests=()
     for f in mldsa/tests/*.rs kat/tests/*.rs diff/tests/*.rs; do
         n=$(basename "$f" .rs)
-        [[ " ${all_tests[*]} " == *" $n "* ]] || all_tests+=("$n")
+        [ -n "${have[$n]:-}" ] || all_tests+=("$n")
+        have[$n]=1
     done
     for n in "${native_tests[@]}"; do
-        [[ " ${all_tests[*]} " == *" $n "* ]] || {
+        [ -n "${have[$n]:-}" ] || {
             echo "cross-test.sh: --native-test $n: no test target of that name (have: ${all_tests[*]})" >&2
             exit 2
         }
+        leave[$n]=1
     done
     target_args=(--lib --bins)
     for n in "${all_tests[@]}"; do
-        [[ " ${native_tests[*]} " == *" $n "* ]] || target_args+=(--test "$n")
+        [ -n "${leave[$n]:-}" ] || target_args+=(--test "$n")
     done
 fi
 export MLDSA_VECTORS=${MLDSA_VECTORS:-$(cd "$root/.." && pwd)/shared/vectors}
