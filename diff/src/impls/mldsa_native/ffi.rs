@@ -1,16 +1,14 @@
 //! The C functions diff/build.rs compiles from mldsa-native, declared by symbol name and
-//! wrapped in safe functions: its public API per parameter set (portable and native builds)
-//! and the kernel shim of the native build. With `pqclean/` and the getrandom provider in
-//! `rng.rs`, the only `unsafe` of the harness.
+//! wrapped in safe functions: its public API per parameter set (portable and native builds).
+//! With `kernels.rs`, `pqclean/` and the getrandom provider in `rng.rs`, the only `unsafe` of
+//! the harness.
 //!
-//! The native build (`NAT_*`, `shim`) is compiled for AVX2 on x86_64: calling it on a CPU
+//! The native build (`NAT_*`) is compiled for AVX2 on x86_64: calling it on a CPU
 //! without AVX2 is undefined behaviour. Its only callers hold a
 //! [`NativeKernels`](crate::impls::mldsa_native::NativeKernels) token, made after detection.
 #![allow(unsafe_code)]
 
 use core::ffi::c_int;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-use mldsa::poly::Poly;
 
 /// Calls `$m!` with `($($args)*)` and every API function of one mldsa-native build with its C
 /// signature (after the build's prefix): the one list the table type, the `extern`
@@ -242,150 +240,4 @@ unsafe extern "C" {
 pub(super) fn native_backend_compiled() -> bool {
     // SAFETY: takes nothing, returns a constant.
     unsafe { mldsadiff_nat_shim_has_native() != 0 }
-}
-
-/// The kernel shim of the native build (see csrc/mldsa_native_shim.h), callable only with a
-/// [`NativeKernels`](crate::impls::mldsa_native::NativeKernels) token. Each function returns
-/// the kernel's result: 0 done, -1 (fallback) not done for this input, else a count
-/// or a verdict.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub mod shim {
-    use super::{Poly, c_int};
-    use crate::impls::mldsa_native::NativeKernels;
-
-    unsafe extern "C" {
-        fn mldsadiff_nat_shim_ntt(p: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_intt(p: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_caddq(p: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_permute_bitrev_to_custom(p: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_pointwise(a: *mut Poly, b: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_use_hint_32(a: *mut Poly, h: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_use_hint_88(a: *mut Poly, h: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_decompose_32(a1: *mut Poly, a0: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_decompose_88(a1: *mut Poly, a0: *mut Poly) -> c_int;
-        fn mldsadiff_nat_shim_acc_l4(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_acc_l5(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_acc_l7(w: *mut Poly, u: *const Poly, v: *const Poly) -> c_int;
-        fn mldsadiff_nat_shim_rej_uniform(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
-        fn mldsadiff_nat_shim_rej_eta2(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
-        fn mldsadiff_nat_shim_rej_eta4(r: *mut i32, len: u32, buf: *const u8, n: u32) -> c_int;
-        fn mldsadiff_nat_shim_chknorm(p: *const Poly, bound: i32) -> c_int;
-        fn mldsadiff_nat_shim_z_unpack_17(r: *mut Poly, buf: *const u8) -> c_int;
-        fn mldsadiff_nat_shim_z_unpack_19(r: *mut Poly, buf: *const u8) -> c_int;
-    }
-
-    /// A kernel on one polynomial in place.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Unary {
-        /// mld_ntt_native.
-        Ntt,
-        /// mld_intt_native.
-        Intt,
-        /// mld_poly_caddq_native.
-        Caddq,
-        /// mld_poly_permute_bitrev_to_custom (1 if applied, 0 if the order is bit-reversed).
-        Permute,
-    }
-
-    /// Runs `k` on `a`.
-    pub fn unary(_: NativeKernels, k: Unary, a: &mut Poly) -> c_int {
-        let f = match k {
-            Unary::Ntt => mldsadiff_nat_shim_ntt,
-            Unary::Intt => mldsadiff_nat_shim_intt,
-            Unary::Caddq => mldsadiff_nat_shim_caddq,
-            Unary::Permute => mldsadiff_nat_shim_permute_bitrev_to_custom,
-        };
-        // SAFETY: `a` is one polynomial (256 i32s), copied into an aligned one by the shim.
-        unsafe { f(a) }
-    }
-
-    /// a := pointwise(a, b) (Montgomery).
-    pub fn pointwise(_: NativeKernels, a: &mut Poly, b: &Poly) -> c_int {
-        // SAFETY: two polynomials.
-        unsafe { mldsadiff_nat_shim_pointwise(a, b) }
-    }
-
-    /// a := use_hint(a, h) for gamma2 = (q-1)/32 (`thirty_two`) or (q-1)/88.
-    pub fn use_hint(_: NativeKernels, thirty_two: bool, a: &mut Poly, h: &Poly) -> c_int {
-        let f = if thirty_two {
-            mldsadiff_nat_shim_use_hint_32
-        } else {
-            mldsadiff_nat_shim_use_hint_88
-        };
-        // SAFETY: two polynomials.
-        unsafe { f(a, h) }
-    }
-
-    /// (a1, a0) := decompose(a0) for gamma2 = (q-1)/32 or (q-1)/88.
-    pub fn decompose(_: NativeKernels, thirty_two: bool, a1: &mut Poly, a0: &mut Poly) -> c_int {
-        let f = if thirty_two {
-            mldsadiff_nat_shim_decompose_32
-        } else {
-            mldsadiff_nat_shim_decompose_88
-        };
-        // SAFETY: two distinct polynomials.
-        unsafe { f(a1, a0) }
-    }
-
-    /// w := sum u[i] v[i] (Montgomery); `None` for an l the API has no kernel for.
-    pub fn pointwise_acc(_: NativeKernels, w: &mut Poly, u: &[Poly], v: &[Poly]) -> Option<c_int> {
-        let f = match u.len() {
-            4 => mldsadiff_nat_shim_acc_l4,
-            5 => mldsadiff_nat_shim_acc_l5,
-            7 => mldsadiff_nat_shim_acc_l7,
-            _ => return None,
-        };
-        if v.len() != u.len() {
-            return None;
-        }
-        // SAFETY: u and v are l contiguous polynomials each, the l the kernel reads.
-        Some(unsafe { f(w, u.as_ptr(), v.as_ptr()) })
-    }
-
-    /// Which rejection sampler.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Rej {
-        /// mld_rej_uniform_native.
-        Uniform,
-        /// mld_rej_uniform_eta2_native.
-        Eta2,
-        /// mld_rej_uniform_eta4_native.
-        Eta4,
-    }
-
-    /// Up to 256 values from `buf` into `out`; the count, or -1 (fallback).
-    pub fn rej(_: NativeKernels, k: Rej, out: &mut [i32; 256], buf: &[u8]) -> c_int {
-        let f = match k {
-            Rej::Uniform => mldsadiff_nat_shim_rej_uniform,
-            Rej::Eta2 => mldsadiff_nat_shim_rej_eta2,
-            Rej::Eta4 => mldsadiff_nat_shim_rej_eta4,
-        };
-        let Ok(n) = u32::try_from(buf.len()) else {
-            return -1;
-        };
-        // SAFETY: out holds 256 values (the kernels store whole vectors, never more than
-        // 256 values); buf is read within its length.
-        unsafe { f(out.as_mut_ptr(), 256, buf.as_ptr(), n) }
-    }
-
-    /// 1 if some |a_i| >= bound, 0 if not, -1 fallback.
-    pub fn chknorm(_: NativeKernels, a: &Poly, bound: i32) -> c_int {
-        // SAFETY: one polynomial.
-        unsafe { mldsadiff_nat_shim_chknorm(a, bound) }
-    }
-
-    /// z from its packing (576 bytes for gamma1 = 2^17, 640 for 2^19).
-    pub fn unpack_z(_: NativeKernels, nineteen: bool, out: &mut Poly, buf: &[u8]) -> c_int {
-        let need = if nineteen { 640 } else { 576 };
-        if buf.len() != need {
-            return -1;
-        }
-        let f = if nineteen {
-            mldsadiff_nat_shim_z_unpack_19
-        } else {
-            mldsadiff_nat_shim_z_unpack_17
-        };
-        // SAFETY: buf has the length the kernel reads.
-        unsafe { f(out, buf.as_ptr()) }
-    }
 }

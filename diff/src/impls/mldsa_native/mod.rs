@@ -95,10 +95,6 @@ impl NativeKernels {
     }
 }
 
-/// The native kernels (each takes a [`NativeKernels`] token).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub use ffi::shim;
-
 /// Whether the native build runs here: on x86_64 a CPU with AVX2 first (the whole unit is
 /// compiled for it, even the function that says whether the backend was compiled in), then a
 /// backend compiled in (x86_64, aarch64).
