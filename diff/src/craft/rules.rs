@@ -90,103 +90,32 @@ macro_rules! lenient {
 }
 
 /// Every rule, in the order of the edge cases (case i < RULES.len() is rule i).
+#[rustfmt::skip]
 pub static RULES: [Rule; 24] = [
     valid("z = 0, no hints (w' = 0)", |p, s| zero_z(p, s, false)),
-    valid(
-        "use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1",
-        |p, s| zero_z(p, s, true),
-    ),
-    valid(
-        "a z coefficient at +(gamma1 - beta - 1), the largest valid",
-        |p, s| z_at(p, s, Bound::Inside, 1),
-    ),
-    valid("a z coefficient at -(gamma1 - beta - 1)", |p, s| {
-        z_at(p, s, Bound::Inside, -1)
-    }),
-    valid(
-        "every z coefficient at +-(gamma1 - beta - 1)",
-        all_z_at_bound,
-    ),
-    valid("exactly omega hints, over the rows", |p, s| {
-        hint_layout(p, s, Layout::Omega)
-    }),
-    valid("all omega hints in one row", |p, s| {
-        hint_layout(p, s, Layout::OneRow)
-    }),
-    valid("a row with no hints between rows with hints", |p, s| {
-        hint_layout(p, s, Layout::EmptyRow)
-    }),
-    valid(
-        "each row's first hint index below the previous row's last",
-        |p, s| hint_layout(p, s, Layout::Restart),
-    ),
-    valid("random z and hints (use_hint on spread-out r0)", |p, s| {
-        hint_layout(p, s, Layout::Random)
-    }),
-    valid("a context of 255 bytes", |p, s| {
-        message(p, s, Message::Ctx255)
-    }),
-    valid("an empty message and context", |p, s| {
-        message(p, s, Message::Empty)
-    }),
-    valid("a long message (4-16 KiB)", |p, s| {
-        message(p, s, Message::Long)
-    }),
-    breaks(
-        "a z coefficient at +(gamma1 - beta)",
-        lenient!(no_z_bound),
-        |p, s| z_at(p, s, Bound::At, 1),
-    ),
-    breaks(
-        "a z coefficient at -(gamma1 - beta)",
-        lenient!(no_z_bound),
-        |p, s| z_at(p, s, Bound::At, -1),
-    ),
-    breaks(
-        "a z coefficient in (gamma1 - beta, gamma1], up to the largest encodable",
-        lenient!(no_z_bound),
-        |p, s| z_at(p, s, Bound::Beyond, 1),
-    ),
-    breaks(
-        "a z coefficient in [-gamma1 + 1, -(gamma1 - beta))",
-        lenient!(no_z_bound),
-        |p, s| z_at(p, s, Bound::Beyond, -1),
-    ),
-    breaks(
-        "the last row's hint count is omega + 1 (read on, the first count byte is its last index)",
-        lenient!(hint_count),
-        count_above_omega,
-    ),
-    breaks(
-        "hint counts decreasing (a row's count below the previous one)",
-        lenient!(hint_count),
-        counts_decreasing,
-    ),
-    breaks(
-        "a hint index repeated within a row",
-        lenient!(hint_order),
-        |p, s| misordered(p, s, true),
-    ),
-    breaks(
-        "two hint indices of a row out of order",
-        lenient!(hint_order),
-        |p, s| misordered(p, s, false),
-    ),
-    breaks(
-        "a nonzero byte after the last hint index",
-        lenient!(hint_padding),
-        padding,
-    ),
-    breaks(
-        "c~ that differs from the honest one only in its last byte",
-        lenient!(ctilde_first_32),
-        ctilde_last_byte,
-    ),
-    breaks(
-        "a context of 256 bytes (c~ over its length mod 256)",
-        lenient!(ctx_length),
-        |p, s| message(p, s, Message::Ctx256),
-    ),
+    valid("use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1", |p, s| zero_z(p, s, true)),
+    valid("a z coefficient at +(gamma1 - beta - 1), the largest valid", |p, s| z_at(p, s, Bound::Inside, 1)),
+    valid("a z coefficient at -(gamma1 - beta - 1)", |p, s| z_at(p, s, Bound::Inside, -1)),
+    valid("every z coefficient at +-(gamma1 - beta - 1)", all_z_at_bound),
+    valid("exactly omega hints, over the rows", |p, s| hint_layout(p, s, Layout::Omega)),
+    valid("all omega hints in one row", |p, s| hint_layout(p, s, Layout::OneRow)),
+    valid("a row with no hints between rows with hints", |p, s| hint_layout(p, s, Layout::EmptyRow)),
+    valid("each row's first hint index below the previous row's last", |p, s| hint_layout(p, s, Layout::Restart)),
+    valid("random z and hints (use_hint on spread-out r0)", |p, s| hint_layout(p, s, Layout::Random)),
+    valid("a context of 255 bytes", |p, s| message(p, s, Message::Ctx255)),
+    valid("an empty message and context", |p, s| message(p, s, Message::Empty)),
+    valid("a long message (4-16 KiB)", |p, s| message(p, s, Message::Long)),
+    breaks("a z coefficient at +(gamma1 - beta)", lenient!(no_z_bound), |p, s| z_at(p, s, Bound::At, 1)),
+    breaks("a z coefficient at -(gamma1 - beta)", lenient!(no_z_bound), |p, s| z_at(p, s, Bound::At, -1)),
+    breaks("a z coefficient in (gamma1 - beta, gamma1], up to the largest encodable", lenient!(no_z_bound), |p, s| z_at(p, s, Bound::Beyond, 1)),
+    breaks("a z coefficient in [-gamma1 + 1, -(gamma1 - beta))", lenient!(no_z_bound), |p, s| z_at(p, s, Bound::Beyond, -1)),
+    breaks("the last row's hint count is omega + 1 (read on, the first count byte is its last index)", lenient!(hint_count), count_above_omega),
+    breaks("hint counts decreasing (a row's count below the previous one)", lenient!(hint_count), counts_decreasing),
+    breaks("a hint index repeated within a row", lenient!(hint_order), |p, s| misordered(p, s, true)),
+    breaks("two hint indices of a row out of order", lenient!(hint_order), |p, s| misordered(p, s, false)),
+    breaks("a nonzero byte after the last hint index", lenient!(hint_padding), padding),
+    breaks("c~ that differs from the honest one only in its last byte", lenient!(ctilde_first_32), ctilde_last_byte),
+    breaks("a context of 256 bytes (c~ over its length mod 256)", lenient!(ctx_length), |p, s| message(p, s, Message::Ctx256)),
 ];
 
 /// What the crafter signs: everything but c~, which it computes.
