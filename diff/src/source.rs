@@ -26,13 +26,6 @@ pub trait Source {
         self.fill(&mut v)?;
         Ok(v)
     }
-    /// One element of a non-empty slice.
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> Result<T, Exhausted>
-    where
-        Self: Sized,
-    {
-        Ok(xs[self.int_in(0, xs.len() as i64 - 1)? as usize])
-    }
 }
 
 /// A seeded ChaCha20 stream: never exhausted.
