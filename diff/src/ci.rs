@@ -11,24 +11,29 @@ use std::io::Write;
 /// `mldsa-diff check` and the test suites honour it.
 pub const REQUIRE_ENV: &str = "MLDSA_REQUIRE_BACKENDS";
 
-/// Checks that every implementation in `list` (comma separated Rust backends or C
-/// variants, e.g. `avx2,c-avx2`) is available here; a clear error naming the missing ones.
-pub fn require(list: &str) -> Result<Vec<String>, String> {
+/// The names in `list` (comma separated), each the name of an implementation on some
+/// machine: else a clear error naming the known ones.
+pub fn known_names(list: &str) -> Result<Vec<&str>, String> {
     let known = crate::impls::all_names();
-    let here: Vec<&str> = crate::impls::available().iter().map(|o| o.name()).collect();
     let wanted: Vec<&str> = list
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
-    for w in &wanted {
-        if !known.contains(w) {
-            return Err(format!(
-                "required implementation {w:?} is unknown; known: {}",
-                known.join(", ")
-            ));
-        }
+    match wanted.iter().find(|w| !known.contains(w)) {
+        Some(w) => Err(format!(
+            "unknown implementation {w:?}; known: {}",
+            known.join(", ")
+        )),
+        None => Ok(wanted),
     }
+}
+
+/// Checks that every implementation in `list` (comma separated Rust backends or C
+/// variants, e.g. `avx2,c-avx2`) is available here; a clear error naming the missing ones.
+pub fn require(list: &str) -> Result<Vec<String>, String> {
+    let here: Vec<&str> = crate::impls::available().iter().map(|o| o.name()).collect();
+    let wanted = known_names(list)?;
     let missing: Vec<&str> = wanted
         .iter()
         .copied()
@@ -67,12 +72,14 @@ pub fn json(config: &Config, summary: &Summary, reference: &str) -> String {
         })
         .collect();
     let mismatches: Vec<_> = summary
-        .first_mismatches
+        .findings
         .iter()
-        .map(|(c, i, d, index)| {
+        .map(|f| {
+            let d = &f.difference;
             json!({
-                "check": c, "implementation": i, "case": index, "field": d.field.to_string(),
-                "index": d.index, "reference": d.reference, "other": d.other,
+                "check": f.check, "implementation": f.implementation, "case": f.case,
+                "field": d.field.to_string(), "index": d.index, "reference": d.reference,
+                "other": d.other,
             })
         })
         .collect();
@@ -102,13 +109,19 @@ pub fn junit(config: &Config, summary: &Summary, reference: &str) -> Result<Stri
         } else {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let first = summary
-                .first_mismatches
+                .findings
                 .iter()
-                .find(|(c, i, _, _)| *c == r.check && *i == r.implementation);
+                .find(|f| f.check == r.check && f.implementation == r.implementation);
             let msg = match first {
-                Some((_, _, d, index)) => format!(
-                    "{} of {} cases differ; first at case {index}: {} index {}: reference {} vs {}",
-                    r.mismatches, r.cases, d.field, d.index, d.reference, d.other
+                Some(f) => format!(
+                    "{} of {} cases differ; first at case {}: {} index {}: reference {} vs {}",
+                    r.mismatches,
+                    r.cases,
+                    f.case,
+                    f.difference.field,
+                    f.difference.index,
+                    f.difference.reference,
+                    f.difference.other
                 ),
                 None => format!("{} of {} cases differ", r.mismatches, r.cases),
             };
@@ -153,11 +166,12 @@ pub fn github(summary: &Summary, reference: &str) -> Result<(), String> {
     if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
         return Ok(());
     }
-    for (c, i, d, index) in &summary.first_mismatches {
+    for f in &summary.findings {
+        let d = &f.difference;
         // Annotation properties and messages must not carry raw newlines or '::'.
         println!(
-            "::error title={c}/{i}::case {index}: {} index {}: reference {} vs {}",
-            d.field, d.index, d.reference, d.other
+            "::error title={}/{}::case {}: {} index {}: reference {} vs {}",
+            f.check, f.implementation, f.case, d.field, d.index, d.reference, d.other
         );
     }
     let Ok(path) = std::env::var("GITHUB_STEP_SUMMARY") else {

@@ -69,15 +69,25 @@ pub struct Summary {
     pub rows: Vec<Row>,
     /// The reports written.
     pub reports: Vec<PathBuf>,
-    /// First difference of every mismatch kind found: (check, implementation, difference, case index).
-    pub first_mismatches: Vec<(String, String, Difference, usize)>,
+    /// The first mismatch of each (check, implementation), and every hang.
+    pub findings: Vec<Finding>,
     /// Checks that no implementation besides the reference ran on this machine: nothing was
     /// compared for them (only the reference's contract bounds were checked).
     pub uncompared: Vec<String>,
-    /// Calls that did not return within the time limit: (check, implementation, case index).
-    pub hangs: Vec<(String, String, usize)>,
-    /// For each first mismatch (check, implementation): who else gave which answer.
-    pub witnesses: Vec<(String, String, Witnesses)>,
+}
+
+/// The first mismatch of one implementation on one check, or a call that did not return
+/// within the time limit.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub check: String,
+    pub implementation: String,
+    /// The case index.
+    pub case: usize,
+    pub difference: Difference,
+    /// Who else gave which answer (empty for a hang).
+    pub witnesses: Witnesses,
+    pub hang: bool,
 }
 
 impl Summary {
@@ -273,17 +283,14 @@ fn run_from(
                     &answered,
                 );
                 if sh.rows[i].mismatches == 1 {
-                    sh.summary.first_mismatches.push((
-                        check.name(),
-                        o.name().to_string(),
-                        j.difference.clone(),
-                        index,
-                    ));
-                    sh.summary.witnesses.push((
-                        check.name(),
-                        o.name().to_string(),
-                        witnesses.clone(),
-                    ));
+                    sh.summary.findings.push(Finding {
+                        check: check.name(),
+                        implementation: o.name().to_string(),
+                        case: index,
+                        difference: j.difference.clone(),
+                        witnesses: witnesses.clone(),
+                        hang: false,
+                    });
                 }
                 if sh.reports_left[i] > 0 {
                     sh.reports_left[i] -= 1;
@@ -424,15 +431,14 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
                 dir: &config.report_dir,
             },
         );
-        sh.summary.first_mismatches.push((
-            check.name(),
-            name.to_string(),
-            r.first_difference.clone(),
-            index,
-        ));
-        sh.summary
-            .hangs
-            .push((check.name(), name.to_string(), index));
+        sh.summary.findings.push(Finding {
+            check: check.name(),
+            implementation: name.to_string(),
+            case: index,
+            difference: r.first_difference.clone(),
+            witnesses: Witnesses::default(),
+            hang: true,
+        });
         sh.summary.reports.push(r.write_into(&config.report_dir)?);
         sh.done += config.cases_of(check).saturating_sub(index + 1) * usize::from(hung_impl == 0);
         start = if hung_impl == 0 {

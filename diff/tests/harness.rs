@@ -84,7 +84,7 @@ fn every_implementation_agrees_on_every_check() {
         0,
         "{}\n{:?}",
         runner::table(&summary),
-        summary.first_mismatches
+        summary.findings
     );
     // The C clean code must really have run every check it implements.
     let c_lacks = [
@@ -172,9 +172,14 @@ fn a_wrong_kernel_is_reported_with_its_first_bad_index() {
     };
     assert_eq!(row("ntt").mismatches, 100, "every NTT case differs");
     assert_eq!(row("reduce").mismatches, 0, "the other kernels are right");
-    let (name, imp, d, _) = &summary.first_mismatches[0];
+    let f = &summary.findings[0];
     assert_eq!(
-        (name.as_str(), imp.as_str(), &d.field, d.index),
+        (
+            f.check.as_str(),
+            f.implementation.as_str(),
+            &f.difference.field,
+            f.difference.index
+        ),
         ("ntt", "wrong-ntt", &Field::Poly(0), 17)
     );
     assert_eq!(summary.mismatches(), 100);
@@ -251,7 +256,12 @@ fn a_kernel_that_never_returns_is_reported_as_a_hang_and_the_run_goes_on() {
         t.elapsed()
     );
     assert_eq!(
-        summary.hangs,
+        summary
+            .findings
+            .iter()
+            .filter(|f| f.hang)
+            .map(|f| (f.check.clone(), f.implementation.clone(), f.case))
+            .collect::<Vec<_>>(),
         vec![
             ("rej_eta2".to_string(), "hang-rej-eta".to_string(), 0),
             ("rej_eta4".to_string(), "hang-rej-eta".to_string(), 0),

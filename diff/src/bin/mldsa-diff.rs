@@ -170,26 +170,13 @@ fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
     if names.is_empty() {
         return Ok(all);
     }
-    let known = impls::all_names();
-    let wanted: Vec<&str> = names
-        .iter()
-        .flat_map(|n| n.split(','))
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    for w in &wanted {
-        if !known.contains(w) {
-            return Err(format!(
-                "unknown implementation {w:?}; known: {}",
-                known.join(", ")
-            ));
-        }
-        if !all.iter().any(|o| o.name() == *w) {
-            return Err(format!(
-                "implementation {w} is not available on this machine ({})",
-                std::env::consts::ARCH
-            ));
-        }
+    let list = names.join(",");
+    let wanted = mldsa_diff::ci::known_names(&list)?;
+    if let Some(w) = wanted.iter().find(|w| !all.iter().any(|o| o.name() == **w)) {
+        return Err(format!(
+            "implementation {w} is not available on this machine ({})",
+            std::env::consts::ARCH
+        ));
     }
     Ok(all
         .into_iter()
@@ -377,22 +364,21 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         "\n{comparisons} comparisons against the reference in {seconds:.1}s; {} mismatches",
         summary.mismatches()
     );
-    for (check, imp, index) in &summary.hangs {
+    for f in summary.findings.iter().filter(|f| f.hang) {
+        let (check, imp) = (&f.check, &f.implementation);
         println!(
-            "HANG {check} {imp} case {index}: no answer within the time limit; {imp} sat out the rest of {check}"
+            "HANG {check} {imp} case {}: no answer within the time limit; {imp} sat out the rest of {check}",
+            f.case
         );
     }
-    for (check, imp, d, index) in &summary.first_mismatches {
+    for f in &summary.findings {
+        let d = &f.difference;
         println!(
-            "MISMATCH {check} {imp} case {index}: {} index {}: reference {} vs {}",
-            d.field, d.index, d.reference, d.other
+            "MISMATCH {} {} case {}: {} index {}: reference {} vs {}",
+            f.check, f.implementation, f.case, d.field, d.index, d.reference, d.other
         );
-        if let Some((_, _, w)) = summary
-            .witnesses
-            .iter()
-            .find(|(c, i, _)| c == check && i == imp)
-        {
-            println!("    {}", w.describe(imp));
+        if !f.hang {
+            println!("    {}", f.witnesses.describe(&f.implementation));
         }
     }
     for r in &summary.reports {
