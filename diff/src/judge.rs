@@ -32,9 +32,7 @@ pub fn contract_violation(check: Check, out: &Output) -> Option<Difference> {
 /// under which name ("contract", "expected", the reference's name).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
-    /// The first difference.
     pub difference: Difference,
-    /// What was expected.
     pub expected: Output,
     /// Whose answer that is.
     pub expected_from: String,
@@ -43,11 +41,8 @@ pub struct Judged {
 /// The implementation whose answer is judged.
 #[derive(Clone, Copy, Debug)]
 pub struct Whose<'a> {
-    /// Its name.
     pub name: &'a str,
-    /// Where it comes from.
     pub origin: Provenance,
-    /// Whether it is the reference itself.
     pub is_reference: bool,
 }
 

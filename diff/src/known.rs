@@ -17,9 +17,7 @@ pub enum Who {
     Rust,
     /// Every implementation of one origin.
     From(Provenance),
-    /// One implementation, by name.
     Named(&'static str),
-    /// Several implementations, by name.
     Names(&'static [&'static str]),
     /// Every implementation, the reference included (an answer FIPS 204 fixes).
     Every,
@@ -53,11 +51,9 @@ pub enum Expected {
 pub struct Known {
     /// The checks it applies to (every variant).
     pub checks: &'static [&'static Def],
-    /// The implementations it covers.
     pub who: Who,
     /// Whether it is a deviation of that implementation from FIPS 204 (listed as such).
     pub deviation: bool,
-    /// Why.
     pub reason: &'static str,
     /// The exact answer required, given the input and the reference's answer.
     pub expect: fn(Check, &Case, &Output) -> Expected,
@@ -76,7 +72,6 @@ pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
 pub const VERIFIER_DEVIATIONS: &[(&str, crate::craft::Leniency)] =
     &[("c-avx2", PQCLEAN_AVX2_VERIFY)];
 
-/// The deviations of verifier `name`, if it has any.
 pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
     VERIFIER_DEVIATIONS
         .iter()
@@ -84,7 +79,6 @@ pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
         .map(|&(_, l)| l)
 }
 
-/// Every entry.
 pub static KNOWN: [Known; 13] = [
     Known {
         checks: &[

@@ -21,7 +21,6 @@ fn who(w: Who) -> String {
     }
 }
 
-/// The whole listing.
 pub fn render() -> String {
     let oracles = crate::impls::available();
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();

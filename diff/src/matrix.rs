@@ -14,7 +14,6 @@ pub enum Answers {
     All,
     /// Some sampled inputs.
     Some,
-    /// None.
     None,
 }
 

@@ -77,7 +77,6 @@ pub enum Verdict {
 pub enum Fault {
     /// A kernel wrote outside the output buffer it was handed (its guard bytes changed).
     Guard {
-        /// The kernel.
         kernel: String,
         /// Bytes before the buffer that changed (the farthest, counted from its start).
         before: usize,
@@ -86,11 +85,9 @@ pub enum Fault {
     },
     /// The C code's randomness could not be scripted.
     Script(String),
-    /// The call panicked.
     Panic(String),
     /// The call did not return within the case time limit.
     Hang {
-        /// The implementation.
         implementation: String,
         /// The limit, in milliseconds.
         millis: u64,
@@ -137,7 +134,6 @@ impl Fault {
 }
 
 impl Verdict {
-    /// Accept or reject.
     pub fn accept(ok: bool) -> Self {
         if ok {
             Verdict::Accept
@@ -179,7 +175,6 @@ fn is_none(v: &Verdict) -> bool {
 /// bit-reversed) order whatever the implementation's internal order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Output {
-    /// Output polynomials.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub polys: Vec<Vec<i32>>,
     /// Output bytes (packed data, keys, signatures).
@@ -188,7 +183,6 @@ pub struct Output {
     /// A count or boolean (as 0/1).
     #[serde(default)]
     pub scalar: i64,
-    /// The verdict of a decoder, verifier or signer.
     #[serde(default, skip_serializing_if = "is_none")]
     pub verdict: Verdict,
 }
@@ -202,11 +196,8 @@ pub enum Field {
     PolyContract(usize),
     /// The number of output polynomials.
     PolyCount,
-    /// The output bytes.
     Bytes,
-    /// The scalar.
     Scalar,
-    /// The verdict.
     Verdict,
     /// Accept/reject (verify checks compare only that).
     Accept,
@@ -229,7 +220,6 @@ impl std::fmt::Display for Field {
 /// Where two outputs first differ.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Difference {
-    /// The part of the output.
     pub field: Field,
     /// First differing coefficient or byte within the field.
     pub index: usize,

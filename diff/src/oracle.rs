@@ -100,7 +100,6 @@ macro_rules! interface {
         pub trait Oracle: Send + Sync {
             /// Its name in tables and reports ("portable", "avx2", "c-clean", ...).
             fn name(&self) -> &'static str;
-            /// Where it comes from.
             fn origin(&self) -> Provenance;
             /// Whether every answer is to be spoiled by one bit (the planted oracle fault:
             /// [`Planted`]).
@@ -152,9 +151,7 @@ interface! {
     fn reduce(&self, p: &Params, a: Poly) -> Got<Poly>;
     /// Adds q to negative coefficients.
     fn caddq(&self, p: &Params, a: Poly) -> Got<Poly>;
-    /// a + b.
     fn add(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly>;
-    /// a - b.
     fn sub(&self, p: &Params, a: &Poly, b: &Poly) -> Got<Poly>;
     /// a * 2^d.
     fn shiftl(&self, p: &Params, a: Poly) -> Got<Poly>;

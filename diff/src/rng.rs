@@ -77,10 +77,7 @@ pub enum ScriptError {
     /// The code asked for more random bytes than scripted.
     Overrun,
     /// The code used fewer bytes than scripted.
-    Unused {
-        /// Bytes left over.
-        left: usize,
-    },
+    Unused { left: usize },
 }
 
 impl std::fmt::Display for ScriptError {

@@ -30,21 +30,16 @@ pub const E2E_CASES: usize = 24;
 /// The committed expected transcript for [`DEFAULT_SEED`].
 pub const EXPECTED: &str = include_str!("../transcript.expected");
 
-/// One check's digest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckDigest {
-    /// Check name.
     pub check: String,
-    /// Cases hashed.
     pub cases: usize,
     /// SHA3-256 of the cases and outputs, hex.
     pub digest: String,
 }
 
-/// A whole transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transcript {
-    /// The seed.
     pub seed: u64,
     /// Per check, in [`Check::all`] order.
     pub checks: Vec<CheckDigest>,
@@ -104,7 +99,6 @@ pub fn cases_for(check: Check) -> usize {
     }
 }
 
-/// Runs the transcript of `seed` on `backend`.
 pub fn run(seed: u64, backend: BackendKind) -> Result<Transcript, String> {
     let oracle = crate::impls::ours::oracle(backend).map_err(|e| e.to_string())?;
     let mut total = Sha3_256::new();
@@ -155,7 +149,6 @@ impl Transcript {
         s
     }
 
-    /// Parses the text form.
     pub fn parse(text: &str) -> Result<Transcript, String> {
         let mut seed = None;
         let mut checks = Vec::new();

@@ -104,7 +104,6 @@ fn two(_: Variant) -> usize {
     2
 }
 
-/// A kernel on one polynomial.
 fn unary(
     o: &dyn Oracle,
     check: Check,
@@ -115,7 +114,6 @@ fn unary(
     answered(op(o, &check.params(), a), |a| polys_out(&[a]))
 }
 
-/// A kernel on two polynomials.
 fn binary(
     o: &dyn Oracle,
     check: Check,
@@ -129,7 +127,6 @@ fn binary(
 /// A kernel splitting one polynomial in two (power2round, decompose).
 type SplitOp = fn(&dyn Oracle, Check, &Poly) -> Got<(Poly, Poly)>;
 
-/// A kernel splitting one polynomial in two.
 fn split(o: &dyn Oracle, check: Check, case: &Case, op: SplitOp) -> Option<Output> {
     let a = polys_in(case, 1)?.pop()?;
     answered(op(o, check, &a), |(x, y)| polys_out(&[x, y]))

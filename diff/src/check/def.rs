@@ -57,11 +57,9 @@ pub enum Family {
     Arith,
     /// Rejection samplers and the samplers built on SHAKE.
     Sampler,
-    /// Bit packing and unpacking.
     Packing,
     /// Keccak-f[1600] permutations.
     Keccak,
-    /// Whole-scheme operations.
     EndToEnd,
 }
 
@@ -78,9 +76,7 @@ pub struct Def {
     /// The name, with `{set}` (44), `{l}` (the set's l), `{g2}` (88/32), `{eta}` (2/4) or
     /// `{g1}` (17/19) standing for the variant.
     pub name: &'static str,
-    /// Its variants.
     pub over: Over,
-    /// Its family.
     pub family: Family,
     /// The `mldsa::backend::Backend` methods it exercises (the consistency test checks every
     /// trait method is covered by some check).
@@ -95,7 +91,6 @@ pub struct Def {
     pub poly_inputs: fn(Variant) -> usize,
     /// How many fixed edge cases come before the random ones.
     pub edge_cases: usize,
-    /// The input generator.
     pub generate: GenFn,
     /// The run, written once against [`Oracle`].
     pub run: RunFn,
@@ -163,7 +158,6 @@ impl Slot {
         (Slot::Sig, "sig"),
     ];
 
-    /// Whether `case` has this field set.
     pub fn is_set(self, case: &Case) -> bool {
         match self {
             Slot::Polys => !case.polys.is_empty(),
@@ -186,9 +180,7 @@ impl Slot {
 /// (lengths the C code reads without checking).
 #[derive(Clone, Copy, Debug)]
 pub struct Takes {
-    /// The fields read.
     pub slots: &'static [Slot],
-    /// The further conditions.
     pub valid: fn(Check, &Case) -> Result<(), String>,
 }
 
@@ -202,9 +194,7 @@ impl Takes {
     }
 }
 
-/// Polynomials only.
 pub const POLYS: Takes = Takes::just(&[Slot::Polys]);
-/// Bytes only.
 pub const BYTES: Takes = Takes::just(&[Slot::Bytes]);
 
 /// What a check compares of an answer: a typed fact of its [`Def`], read by the judge, the
@@ -228,9 +218,7 @@ pub enum Answer {
 /// One check: a [`Def`] for one [`Variant`].
 #[derive(Clone, Copy, Debug)]
 pub struct Check {
-    /// Its definition.
     pub def: &'static Def,
-    /// Its parameter value.
     pub variant: Variant,
 }
 
@@ -291,7 +279,6 @@ impl Check {
         Some(if o.planted() { spoiled(out) } else { out })
     }
 
-    /// End-to-end (whole-scheme) rather than kernel.
     pub fn is_end_to_end(&self) -> bool {
         self.def.family == Family::EndToEnd
     }
@@ -301,22 +288,18 @@ impl Check {
         self.def.contract.map(|c| c(self.variant))
     }
 
-    /// How outputs are compared.
     pub fn compare(&self) -> Compare {
         self.contract().map_or(Compare::Exact, |c| c.compare)
     }
 
-    /// How many polynomial inputs drawn from the contract this check takes.
     pub fn poly_inputs(&self) -> usize {
         (self.def.poly_inputs)(self.variant)
     }
 
-    /// How many deterministic edge cases come before the random ones.
     pub fn edge_cases(&self) -> usize {
         self.def.edge_cases
     }
 
-    /// The planted bug its fuzz target is measured against.
     pub fn planted_bug(&self) -> &'static str {
         self.def.planted
     }
@@ -349,7 +332,6 @@ pub fn describe_contract(c: Contract) -> String {
     )
 }
 
-/// No polynomial inputs.
 pub fn no_polys(_: Variant) -> usize {
     0
 }

@@ -20,7 +20,6 @@ const POSITIONS: [usize; 16] = [
 /// position class, and a ramp.
 pub const EDGE_PATTERNS: usize = 5 + 2 * POSITIONS.len() + 1;
 
-/// Edge polynomial number `pattern` within `b`.
 pub fn edge_poly(b: Bounds, pattern: usize) -> Vec<i32> {
     let base = if b.contains(0) { 0 } else { b.lo };
     let mut v = vec![base; N];
@@ -114,7 +113,6 @@ pub fn fixed_or_random(
     Ok(bytes_in(fill_or_random(src, fill, len)?))
 }
 
-/// An input of bytes.
 pub fn bytes_in(bytes: Vec<u8>) -> Case {
     Case {
         bytes,
@@ -131,22 +129,18 @@ pub fn polys_in(case: &Case, n: usize) -> Option<Vec<Poly>> {
     case.polys.iter().map(poly).collect()
 }
 
-/// The input bytes as an array, if they have its length.
 pub fn bytes_array<const M: usize>(bytes: &[u8]) -> Option<[u8; M]> {
     bytes.try_into().ok()
 }
 
-/// The input bytes, if they have length `len`.
 pub fn bytes_of_len(bytes: &[u8], len: usize) -> Option<&[u8]> {
     (bytes.len() == len).then_some(bytes)
 }
 
-/// Polynomials as output vectors.
 pub fn to_vecs(ps: &[Poly]) -> Vec<Vec<i32>> {
     ps.iter().map(|p| p.coeffs.to_vec()).collect()
 }
 
-/// An output of polynomials.
 pub fn polys_out(ps: &[Poly]) -> Output {
     Output {
         polys: to_vecs(ps),
@@ -154,7 +148,6 @@ pub fn polys_out(ps: &[Poly]) -> Output {
     }
 }
 
-/// An output of bytes.
 pub fn bytes_out(bytes: Vec<u8>) -> Output {
     Output {
         bytes,

@@ -108,7 +108,6 @@ impl Check {
         v
     }
 
-    /// Looks a check up by name.
     pub fn from_name(name: &str) -> Option<Check> {
         Check::all().into_iter().find(|c| c.name() == name)
     }

@@ -111,9 +111,7 @@ impl Target {
 pub struct Input {
     /// The expanded secret key.
     pub sk: Vec<u8>,
-    /// The message.
     pub msg: Vec<u8>,
-    /// rnd.
     pub rnd: [u8; 32],
 }
 
@@ -121,7 +119,6 @@ pub struct Input {
 /// gamma2.
 pub const CT0_T: i64 = 3072;
 
-/// The input of (set, target, index).
 pub fn input(p: &Params, target: Target, index: u64) -> Input {
     let label = [
         b"mldsa-diff rare".as_slice(),

@@ -14,7 +14,6 @@ use sha3::Shake128;
 use sha3::Shake256;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
-/// The modulus.
 pub const Q: i64 = 8_380_417;
 /// Dropped bits of t (FIPS 204 d).
 pub const D: u32 = 13;

@@ -8,7 +8,6 @@ use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, diges
 use fips204::traits::{KeyGen, SerDes, Signer, Verifier};
 use mldsa::Params;
 
-/// The `fips204` crate.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Fips204;
 
@@ -104,7 +103,6 @@ macro_rules! by_set {
     };
 }
 
-/// Its name in tables and reports.
 pub const NAME: &str = "fips204";
 
 impl Oracle for Fips204 {

@@ -20,7 +20,6 @@ pub const PATTERN: u8 = 0xa5;
 /// An element of a guarded buffer: the value every byte of which is [`PATTERN`], and its
 /// bytes in memory.
 pub trait Element: Copy + PartialEq {
-    /// The guard value.
     const GUARD: Self;
     /// Appends its bytes in memory order to `out`.
     fn bytes(&self, out: &mut Vec<u8>);
@@ -86,7 +85,6 @@ impl<T: Element> Guarded<T> {
         &mut self.buf[self.guard..n - self.guard]
     }
 
-    /// The values.
     pub fn values(&self) -> &[T] {
         &self.buf[self.guard..self.buf.len() - self.guard]
     }

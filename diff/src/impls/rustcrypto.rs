@@ -16,7 +16,6 @@ use ml_dsa::{
 };
 use mldsa::Params;
 
-/// RustCrypto `ml-dsa`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RustCrypto;
 
@@ -94,7 +93,6 @@ fn verify<P: MlDsaParams>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Option<bool> {
     })
 }
 
-/// Its name in tables and reports.
 pub const NAME: &str = "rustcrypto";
 
 impl Oracle for RustCrypto {

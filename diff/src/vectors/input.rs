@@ -24,20 +24,15 @@ pub struct Vector {
     pub id: String,
     /// The check that asks the same question.
     pub check: Check,
-    /// The input.
     pub case: Case,
-    /// The answer demanded.
     pub want: Want,
 }
 
 /// A vector no check can take, with why (counted and printed, never passed).
 #[derive(Clone, Debug)]
 pub struct NotRun {
-    /// File.
     pub file: String,
-    /// Id.
     pub id: String,
-    /// Why.
     pub why: String,
 }
 

@@ -43,7 +43,6 @@ fn meets(want: &Want, out: &Output) -> bool {
     }
 }
 
-/// Judges `o` on `v`.
 pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
     let Some(out) = v.check.run(o, &v.case) else {
         return Outcome::Unanswered;
@@ -80,9 +79,7 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
 /// One cell of the table.
 #[derive(Clone, Debug, Default)]
 pub struct Row {
-    /// Right answers.
     pub right: usize,
-    /// Stated deviations.
     pub known: usize,
     /// Findings (vector ids).
     pub wrong: Vec<String>,
@@ -135,7 +132,6 @@ pub fn run(vectors: &[Vector], oracles: &[Box<dyn Oracle>]) -> Table {
 /// Every vector's results.
 #[derive(Debug)]
 pub struct Results {
-    /// The table.
     pub table: Table,
     /// The implementations, in column order.
     pub names: Vec<&'static str>,
@@ -205,7 +201,6 @@ impl Results {
     }
 }
 
-/// Loads every vector from `dir` and runs it through `oracles`.
 pub fn run_all(dir: &Path, oracles: &[Box<dyn Oracle>]) -> Result<Results, String> {
     let mut vectors = acvp_vectors(dir)?;
     let (w, not_run) = wycheproof_vectors(dir)?;

@@ -195,7 +195,6 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// Every variant.
     pub const ALL: [Variant; 3] = [Variant::Clean, Variant::Avx2, Variant::Aarch64];
 
     /// The harness's name for it.
@@ -228,7 +227,6 @@ impl Variant {
         }
     }
 
-    /// The table for parameter set `p`.
     pub fn for_params(self, p: &Params) -> Option<&'static CKernels> {
         self.tables()?.into_iter().find(|t| t.params == *p)
     }
