@@ -67,18 +67,6 @@ pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
     ..crate::craft::FIPS
 };
 
-/// Every verifier that deviates from FIPS 204, with its deviations: the crafted cases and the
-/// published verify vectors hold it to exactly the model verifier's answer with these flags.
-pub const VERIFIER_DEVIATIONS: &[(&str, crate::craft::Leniency)] =
-    &[("c-avx2", PQCLEAN_AVX2_VERIFY)];
-
-pub fn verifier_deviation(name: &str) -> Option<crate::craft::Leniency> {
-    VERIFIER_DEVIATIONS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, l)| l)
-}
-
 pub static KNOWN: [Known; 13] = [
     Known {
         checks: &[
@@ -87,7 +75,7 @@ pub static KNOWN: [Known; 13] = [
             &e2e_extra::VERIFY_HOSTILE,
             &api::API_VERIFY,
         ],
-        who: Who::Named(VERIFIER_DEVIATIONS[0].0),
+        who: Who::Named("c-avx2"),
         deviation: true,
         reason: "PQClean's AVX2 verifier (pqcrypto-mldsa 0.1.2) skips the ||z|| < gamma1 - beta check \
                  (\"shortness follows from unpacking\"; fixed in pq-crystals/dilithium after its issue \
@@ -126,7 +114,7 @@ pub static KNOWN: [Known; 13] = [
         deviation: false,
         reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
                  SecretKeyOutOfRange.",
-        expect: |_, _, _| refusal(mldsa::Error::SecretKeyOutOfRange.to_string()),
+        expect: |_, _, _| signed(Err(mldsa::Error::SecretKeyOutOfRange.to_string())),
     },
     Known {
         checks: &[&e2e::SIGN_MALFORMED_SK],
@@ -154,7 +142,7 @@ pub static KNOWN: [Known; 13] = [
                  key; the wrapper does not call it (a panic aborts a fuzzer) and answers a fixed \
                  refusal. Asserted: exactly that refusal (the test rustcrypto_panics_on_out_of_range_keys \
                  shows the panic is real).",
-        expect: |_, _, _| refusal(crate::impls::rustcrypto::PANICS_ON_KEY.to_string()),
+        expect: |_, _, _| signed(Err(crate::impls::rustcrypto::PANICS_ON_KEY.to_string())),
     },
     Known {
         checks: &[&e2e::SIGN_MALFORMED_SK],
@@ -162,7 +150,7 @@ pub static KNOWN: [Known; 13] = [
         deviation: false,
         reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
                  its error, \"Alg 25: s1 or s2 out of range\".",
-        expect: |_, _, _| refusal("fips204: Alg 25: s1 or s2 out of range".into()),
+        expect: |_, _, _| signed(Err("fips204: Alg 25: s1 or s2 out of range".into())),
     },
     Known {
         checks: &[&e2e_extra::SIGN_VARIANTS],
@@ -273,20 +261,12 @@ fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> 
 
 /// Exactly this verdict (accept or reject), every other field of the answer empty.
 fn verdict(ok: bool) -> Expected {
-    Expected::Output(Output {
-        scalar: i64::from(ok),
-        verdict: Verdict::accept(ok),
-        ..Output::default()
-    })
+    Expected::Output(e2e::verdict(crate::oracle::accepted(ok)))
 }
 
-/// Exactly this signature.
-fn signature(bytes: Vec<u8>) -> Expected {
-    Expected::Output(Output {
-        bytes,
-        verdict: Verdict::Signed,
-        ..Output::default()
-    })
+/// Exactly this signature, or exactly this error (every other field of the answer empty).
+fn signed(r: crate::oracle::Signed) -> Expected {
+    Expected::Output(e2e::signed(r))
 }
 
 /// mu = H(tr || M', 64) (FIPS 204 Alg. 7 line 6), with the tr of expanded key `sk`.
@@ -303,7 +283,7 @@ fn model_signed(check: Check, case: &Case, mu: &[u8; 64]) -> Expected {
         return unstated("a sign case has a 32-byte rnd");
     };
     match crate::craft::sign::sign_mu(&check.params(), &case.sk, mu, &rnd) {
-        Some(bytes) => signature(bytes),
+        Some(bytes) => signed(Ok(bytes)),
         None => unstated("the model signer did not sign"),
     }
 }
@@ -362,10 +342,10 @@ fn api_sign_held_to_reference(check: Check, case: &Case) -> bool {
 fn api_signed(check: Check, case: &Case) -> Expected {
     let p = check.params();
     let Some(m_prime) = api_m_prime(case) else {
-        return refusal(String::new());
+        return signed(Err(String::new()));
     };
     if case.sk.len() != p.sk_bytes() {
-        return refusal(String::new());
+        return signed(Err(String::new()));
     }
     if !crate::craft::sign::in_range(&p, &case.sk) {
         return unstated("api_sign_held_to_reference covers a key out of range");
@@ -402,14 +382,6 @@ fn unstated(why: &str) -> Expected {
     Expected::Output(crate::model::Fault::Expectation(why.to_string()).output())
 }
 
-/// Exactly this error (every other field of the answer empty).
-fn refusal(e: String) -> Expected {
-    Expected::Output(Output {
-        verdict: Verdict::Error(e),
-        ..Output::default()
-    })
-}
-
 /// The signature `peer` makes with the case's key, message, context and rnd (pure ML-DSA):
 /// what another implementation that signs with an out-of-range key must produce too. If the
 /// designated signer itself refuses, that refusal is what is required (and the mismatch
@@ -423,9 +395,9 @@ fn signed_as(peer: &dyn Oracle, check: Check, case: &Case) -> Expected {
         ctx: &case.ctx,
     };
     match peer.sign(&check.params(), &case.sk, m, &rnd) {
-        Ok(Ok(bytes)) => signature(bytes),
-        Ok(Err(e)) => refusal(format!("{} refused: {e}", peer.name())),
-        Err(Miss::NotOffered) => refusal(format!("{} does not take this input", peer.name())),
+        Ok(Ok(bytes)) => signed(Ok(bytes)),
+        Ok(Err(e)) => signed(Err(format!("{} refused: {e}", peer.name()))),
+        Err(Miss::NotOffered) => signed(Err(format!("{} does not take this input", peer.name()))),
         Err(Miss::Fault(f)) => Expected::Output(f.output()),
     }
 }

@@ -108,7 +108,7 @@ pub fn sign(
 }
 
 /// A signer's answer: the signature, or its refusal as it words it.
-pub(super) fn signed(r: Signed) -> Output {
+pub(crate) fn signed(r: Signed) -> Output {
     match r {
         Ok(bytes) => Output {
             bytes,
@@ -124,7 +124,7 @@ pub(super) fn signed(r: Signed) -> Output {
 
 /// A verifier's answer: accept, or reject with its reason where it gives one (only
 /// accept/reject is compared; the reason is kept for the report).
-pub(super) fn verdict(r: Verified) -> Output {
+pub(crate) fn verdict(r: Verified) -> Output {
     Output {
         scalar: i64::from(r.is_ok()),
         verdict: match r {
@@ -225,10 +225,7 @@ pub static KEYGEN: Def = Def {
         let xi = bytes_array(&case.bytes)?;
         answered(o.keygen(&check.params(), &xi), |r| match r {
             Ok((pk, sk)) => super::inputs::bytes_out([pk, sk].concat()),
-            Err(e) => Output {
-                verdict: Verdict::Error(e),
-                ..Output::default()
-            },
+            Err(e) => signed(Err(e)),
         })
     },
     ..e2e(
