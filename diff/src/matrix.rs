@@ -3,9 +3,8 @@
 //! edge cases and a few generated inputs, and answers all of them, some (an interface it
 //! lacks for some inputs, such as libcrux's external mu) or none.
 
-use crate::check::{Check, generate};
+use crate::check::Check;
 use crate::oracle::Oracle;
-use crate::source::RngSource;
 
 /// How much of a check an implementation answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,9 +31,8 @@ pub const SAMPLES: usize = 6;
 
 /// What each of `oracles` answers of `check`.
 pub fn answers(check: Check, oracles: &[Box<dyn Oracle>]) -> Vec<Answers> {
-    let mut src = RngSource::for_check(1, &check.name());
-    let cases: Vec<_> = (0..check.edge_cases() + SAMPLES)
-        .filter_map(|i| generate(check, i, &mut src).ok())
+    let cases: Vec<_> = crate::check::cases(check, 1)
+        .take(check.edge_cases() + SAMPLES)
         .collect();
     oracles
         .iter()

@@ -80,19 +80,6 @@ pub enum ScriptError {
     Unused { left: usize },
 }
 
-impl std::fmt::Display for ScriptError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ScriptError::Overrun => {
-                f.write_str("the code asked for more random bytes than scripted")
-            }
-            ScriptError::Unused { left } => {
-                write!(f, "the code left {left} scripted random bytes unused")
-            }
-        }
-    }
-}
-
 /// Installs a script on this thread and puts back whatever was there before when dropped,
 /// also when the scripted call panics (so a later call never reads a stale script).
 struct Installed {

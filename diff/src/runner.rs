@@ -4,13 +4,12 @@
 
 pub use crate::replay::{ReplayRow, compare_all, load_replay, replay, window};
 
-use crate::check::{Check, generate};
+use crate::check::Check;
 use crate::judge::{Whose, judge};
 use crate::model::Provenance;
 use crate::model::{Case, Difference, Output};
 use crate::oracle::Oracle;
 use crate::report::{Origin, Report, Witnesses};
-use crate::source::RngSource;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -197,19 +196,6 @@ fn run_from(
         } else {
             (0, vec![false; oracles.len()])
         };
-        let mut src = RngSource::for_check(config.seed, &check.name());
-        let mut src_index = 0;
-        let mut gen_case = |index: usize| -> Result<Case, String> {
-            let mut c = None;
-            while src_index <= index {
-                c = Some(
-                    generate(check, src_index, &mut src)
-                        .map_err(|_| "the RNG source cannot run out".to_string())?,
-                );
-                src_index += 1;
-            }
-            Ok(c.expect("generated"))
-        };
         // A run thread that resumes a check (after a hang) keeps its rows.
         if !excluded.contains(&true) {
             let mut sh = lock(shared);
@@ -225,8 +211,9 @@ fn run_from(
                 .collect();
             sh.reports_left = vec![config.max_reports; oracles.len()];
         }
-        for index in first..n {
-            let case = Arc::new(gen_case(index)?);
+        let cases = crate::check::cases(check, config.seed).enumerate();
+        for (index, case) in cases.take(n).skip(first) {
+            let case = Arc::new(case);
             *lock(&watch.case) = Some((pos, index, case.clone()));
             let mut outputs: Vec<(Option<Output>, Duration)> = Vec::with_capacity(oracles.len());
             for (i, o) in oracles.iter().enumerate() {

@@ -217,7 +217,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::PlantedBug { check } => {
             let c =
                 Check::from_name(&check).ok_or_else(|| format!("no check is named {check:?}"))?;
-            println!("{}", c.planted_bug());
+            println!("{}", c.def.planted);
             Ok(ExitCode::SUCCESS)
         }
         Command::Corpus {

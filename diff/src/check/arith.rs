@@ -97,13 +97,6 @@ fn chknorm_case(
     Ok(case)
 }
 
-fn one(_: Variant) -> usize {
-    1
-}
-fn two(_: Variant) -> usize {
-    2
-}
-
 fn unary(
     o: &dyn Oracle,
     check: Check,
@@ -141,7 +134,7 @@ pub(super) const fn a_kernel(
 ) -> Def {
     Def {
         contract: Some(contract),
-        poly_inputs: one,
+        poly_inputs: |_| 1,
         edge_cases: EDGE_PATTERNS,
         takes: POLYS,
         ..Def::new(name, Family::Arith, (kernel, kernel[0]), from_contract, run)
@@ -162,7 +155,7 @@ pub static INVNTT_TOMONT: Def = a_kernel(
     |o, check, case| unary(o, check, case, |o, p, a| o.invntt_tomont(p, a)),
 );
 pub static POINTWISE: Def = Def {
-    poly_inputs: two,
+    poly_inputs: |_| 2,
     ..a_kernel(
         "pointwise_montgomery",
         &["pointwise_montgomery"],
@@ -198,7 +191,7 @@ pub static CADDQ: Def = a_kernel(
     |o, check, case| unary(o, check, case, |o, p, a| o.caddq(p, a)),
 );
 pub static ADD: Def = Def {
-    poly_inputs: two,
+    poly_inputs: |_| 2,
     ..a_kernel(
         "add",
         &["add"],
@@ -207,7 +200,7 @@ pub static ADD: Def = Def {
     )
 };
 pub static SUB: Def = Def {
-    poly_inputs: two,
+    poly_inputs: |_| 2,
     ..a_kernel(
         "sub",
         &["sub"],
@@ -269,7 +262,7 @@ pub static MAKE_HINT: Def = Def {
             }
         })
     },
-    poly_inputs: two,
+    poly_inputs: |_| 2,
     ..a_kernel(
         "make_hint_{g2}",
         &["make_hint"],
@@ -287,7 +280,7 @@ pub static MAKE_HINT: Def = Def {
 pub static USE_HINT: Def = Def {
     over: Over::Gamma2s,
     generate: DECOMPOSE.generate,
-    poly_inputs: two,
+    poly_inputs: |_| 2,
     ..a_kernel(
         "use_hint_{g2}",
         &["use_hint"],

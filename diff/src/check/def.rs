@@ -119,7 +119,7 @@ impl Def {
             contract: None,
             about: None,
             planted,
-            poly_inputs: no_polys,
+            poly_inputs: |_| 0,
             edge_cases: 3,
             generate,
             run,
@@ -144,33 +144,22 @@ pub enum Slot {
     Sig,
 }
 
-impl Slot {
-    /// Every field, with its name in reports.
-    pub const ALL: [(Slot, &'static str); 9] = [
-        (Slot::Polys, "polys"),
-        (Slot::Bytes, "bytes"),
-        (Slot::Scalar, "scalar"),
-        (Slot::Pk, "pk"),
-        (Slot::Sk, "sk"),
-        (Slot::Msg, "msg"),
-        (Slot::Ctx, "ctx"),
-        (Slot::Rnd, "rnd"),
-        (Slot::Sig, "sig"),
-    ];
+/// Whether a [`Case`] has a field set.
+pub type IsSet = fn(&Case) -> bool;
 
-    pub fn is_set(self, case: &Case) -> bool {
-        match self {
-            Slot::Polys => !case.polys.is_empty(),
-            Slot::Bytes => !case.bytes.is_empty(),
-            Slot::Scalar => case.scalar != 0,
-            Slot::Pk => !case.pk.is_empty(),
-            Slot::Sk => !case.sk.is_empty(),
-            Slot::Msg => !case.msg.is_empty(),
-            Slot::Ctx => !case.ctx.is_empty(),
-            Slot::Rnd => !case.rnd.is_empty(),
-            Slot::Sig => !case.sig.is_empty(),
-        }
-    }
+impl Slot {
+    /// Every field, with its name in reports and whether a case has it set.
+    pub const ALL: [(Slot, &'static str, IsSet); 9] = [
+        (Slot::Polys, "polys", |c| !c.polys.is_empty()),
+        (Slot::Bytes, "bytes", |c| !c.bytes.is_empty()),
+        (Slot::Scalar, "scalar", |c| c.scalar != 0),
+        (Slot::Pk, "pk", |c| !c.pk.is_empty()),
+        (Slot::Sk, "sk", |c| !c.sk.is_empty()),
+        (Slot::Msg, "msg", |c| !c.msg.is_empty()),
+        (Slot::Ctx, "ctx", |c| !c.ctx.is_empty()),
+        (Slot::Rnd, "rnd", |c| !c.rnd.is_empty()),
+        (Slot::Sig, "sig", |c| !c.sig.is_empty()),
+    ];
 }
 
 /// What a check reads of a [`Case`] (a typed fact of its [`Def`], read by the validation of
@@ -228,12 +217,6 @@ impl PartialEq for Check {
     }
 }
 impl Eq for Check {}
-impl std::hash::Hash for Check {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.def.name.hash(h);
-        self.variant.hash(h);
-    }
-}
 
 impl Check {
     /// The check's name, as used on the command line, in reports and as fuzz target name.
@@ -300,10 +283,6 @@ impl Check {
         self.def.edge_cases
     }
 
-    pub fn planted_bug(&self) -> &'static str {
-        self.def.planted
-    }
-
     /// One line for `mldsa-diff list`: inputs, outputs, comparison.
     pub fn describe(&self) -> String {
         if let Some(about) = self.def.about {
@@ -330,10 +309,6 @@ pub fn describe_contract(c: Contract) -> String {
         },
         c.compare
     )
-}
-
-pub fn no_polys(_: Variant) -> usize {
-    0
 }
 
 /// The gamma2 of a check over Gamma2s.

@@ -27,7 +27,7 @@ pub use def::{Check, Def, Family, Over, Variant};
 pub use inputs::EDGE_PATTERNS;
 
 use crate::model::Case;
-use crate::source::{Exhausted, Source};
+use crate::source::{Exhausted, RngSource, Source};
 use mldsa::backend::contract::{ANY, first_violation};
 use mldsa::params::Params;
 
@@ -131,6 +131,13 @@ pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Cas
     (check.def.generate)(check, index, edge, src)
 }
 
+/// The seeded cases of `check`, in order: case i is `generate(check, i, ..)` on the stream of
+/// (`seed`, check name).
+pub fn cases(check: Check, seed: u64) -> impl Iterator<Item = Case> {
+    let mut src = RngSource::for_check(seed, &check.name());
+    (0..).map(move |i| generate(check, i, &mut src).expect("an RNG source never runs out"))
+}
+
 /// Whether `case` is an input `check` can run: the shape its runs expect and, for kernels,
 /// polynomial inputs within the contract's input bounds (what a report loaded from a file
 /// must satisfy before any implementation, C included, sees it).
@@ -177,9 +184,9 @@ pub fn validate(check: Check, case: &Case) -> Result<(), String> {
 fn validate_fields(check: Check, case: &Case) -> Result<(), String> {
     let name = check.name();
     let takes = check.def.takes;
-    if let Some((_, f)) = def::Slot::ALL
+    if let Some((_, f, _)) = def::Slot::ALL
         .iter()
-        .find(|(slot, _)| slot.is_set(case) && !takes.slots.contains(slot))
+        .find(|(slot, _, set)| set(case) && !takes.slots.contains(slot))
     {
         return Err(format!(
             "{name} does not take the field {f:?}, the input has it"

@@ -2,9 +2,7 @@
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
 use super::def::{Check, Def, Family, GenFn, Over, RunFn, eta, gamma1};
-use super::inputs::{
-    bytes_array, bytes_in, bytes_of_len, fill_or_random, fixed_or_random, polys_out,
-};
+use super::inputs::{bytes_array, bytes_in, bytes_of_len, fixed_or_random, polys_out};
 use crate::model::{Case, Output};
 use crate::oracle::answered;
 use crate::source::{Exhausted, Source};
@@ -139,12 +137,6 @@ pub static REJ_ETA: Def = Def {
     )
 };
 
-/// Edge cases: every byte equal to the case index.
-fn gen_seed(len: usize, index: usize, edge: bool, src: &mut dyn Source) -> Result<Case, Exhausted> {
-    let bytes = fill_or_random(src, edge.then_some(index as u8), len)?;
-    Ok(bytes_in(bytes))
-}
-
 pub static POLY_UNIFORM: Def = sampler(
     "poly_uniform",
     Over::Nothing,
@@ -162,7 +154,7 @@ pub static POLY_UNIFORM: Def = sampler(
         "keccak",
     ),
     |_| "rho (32) || nonce (2) -> RejNTTPoly, [0, q); exact".to_string(),
-    |_, index, edge, src| gen_seed(RHO_NONCE, index, edge, src),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 1, 2], RHO_NONCE),
     |o, check, case| {
         let a = o.poly_uniform(&check.params(), &bytes_array(&case.bytes)?);
         answered(a, |a| polys_out(&[a]))
@@ -179,7 +171,7 @@ pub static POLY_UNIFORM_ETA: Def = sampler(
             eta(c.variant).value()
         )
     },
-    |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 1, 2], RHOP_NONCE),
     |o, check, case| {
         let seed = bytes_array(&case.bytes)?;
         let a = o.poly_uniform_eta(&check.params(), eta(check.variant), &seed);
@@ -197,7 +189,7 @@ pub static POLY_UNIFORM_GAMMA1: Def = sampler(
             gamma1(c.variant).value()
         )
     },
-    |_, index, edge, src| gen_seed(RHOP_NONCE, index, edge, src),
+    |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 1, 2], RHOP_NONCE),
     |o, check, case| {
         let seed = bytes_array(&case.bytes)?;
         let a = o.poly_uniform_gamma1(&check.params(), gamma1(check.variant), &seed);

@@ -53,20 +53,11 @@ impl<T: Element, const M: usize> Element for [T; M] {
 
 /// Values with guards on both sides, contiguous in memory: whole elements of [`Element::GUARD`],
 /// at least [`GUARD_BYTES`] on each side.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Guarded<T> {
     buf: Vec<T>,
     /// Guard elements on each side.
     guard: usize,
-}
-
-impl<T: Element> std::fmt::Debug for Guarded<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Guarded")
-            .field("len", &self.values().len())
-            .field("violation", &self.violation())
-            .finish_non_exhaustive()
-    }
 }
 
 impl<T: Element> Guarded<T> {

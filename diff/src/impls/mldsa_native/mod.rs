@@ -89,21 +89,16 @@ pub const KERNEL_CHECKS: [&str; 11] = [
 pub struct NativeKernels(());
 
 impl NativeKernels {
-    /// The kernels, if this build and CPU have them.
+    /// The kernels, if the native build runs here: on x86_64 a CPU with AVX2 first (the whole
+    /// unit is compiled for it, even the function that says whether the backend was compiled
+    /// in), then a backend compiled in (x86_64, aarch64).
     pub fn detect() -> Option<Self> {
-        native_available().then_some(NativeKernels(()))
+        #[cfg(target_arch = "x86_64")]
+        if !std::is_x86_feature_detected!("avx2") {
+            return None;
+        }
+        ffi::native_backend_compiled().then_some(NativeKernels(()))
     }
-}
-
-/// Whether the native build runs here: on x86_64 a CPU with AVX2 first (the whole unit is
-/// compiled for it, even the function that says whether the backend was compiled in), then a
-/// backend compiled in (x86_64, aarch64).
-fn native_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if !std::is_x86_feature_detected!("avx2") {
-        return false;
-    }
-    ffi::native_backend_compiled()
 }
 
 /// mldsa-native's MLD_PREHASH_* constant for `ph`.
