@@ -356,24 +356,10 @@ fn api_signed(check: Check, case: &Case) -> Expected {
 /// `f()`, remembered for the last few (check, case) pairs: the judge asks once per
 /// implementation, and the model is slow.
 fn memo(check: Check, case: &Case, f: impl FnOnce() -> Expected) -> Expected {
-    type Entry = ((String, Case), Expected);
-    static LAST: std::sync::Mutex<Vec<Entry>> = std::sync::Mutex::new(Vec::new());
-    let key = (check.name(), case.clone());
-    if let Some((_, e)) = LAST
-        .lock()
-        .expect("not poisoned")
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return e.clone();
+    thread_local! {
+        static LAST: e2e::Memo<(Check, Case), Expected> = e2e::Memo::new();
     }
-    let e = f();
-    let mut last = LAST.lock().expect("not poisoned");
-    if last.len() == 16 {
-        last.remove(0);
-    }
-    last.push((key, e.clone()));
-    e
+    LAST.with(|m| m.get_or((check, case.clone()), f))
 }
 
 /// An answer no implementation gives: the harness could not state the required one (a

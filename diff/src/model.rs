@@ -5,17 +5,6 @@
 use mldsa::params::Q;
 use serde::{Deserialize, Serialize};
 
-/// Bytes serialised as a hex string in reports.
-pub(crate) mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-    pub(crate) fn serialize<S: Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(b))
-    }
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        hex::decode(String::deserialize(d)?).map_err(serde::de::Error::custom)
-    }
-}
-
 /// One input. Kernel checks use `polys`, `bytes` and `scalar`; end-to-end checks use the
 /// named byte fields.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,21 +12,21 @@ pub(crate) mod hex_bytes {
 pub struct Case {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub polys: Vec<Vec<i32>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub bytes: Vec<u8>,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub scalar: i64,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub pk: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub sk: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub msg: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub ctx: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub rnd: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub sig: Vec<u8>,
     /// For verify cases: what was done to the valid signature (informational).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -178,7 +167,7 @@ pub struct Output {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub polys: Vec<Vec<i32>>,
     /// Output bytes (packed data, keys, signatures).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub bytes: Vec<u8>,
     /// A count or boolean (as 0/1).
     #[serde(default)]

@@ -34,20 +34,21 @@ pub fn case_keys(
     Ok(keygen(p, &xi))
 }
 
-/// The last few results of a generator helper, per thread: a fuzzer mutates an input's
-/// later bytes far more often than its key seed or message, so the same key pair (and often
-/// the same signature) is asked for again and again. The helpers are pure functions of
-/// their arguments, so this changes no input; it only saves recomputing them.
-struct Memo<K, V>(std::cell::RefCell<std::collections::VecDeque<(K, V)>>);
+/// The last few results of a pure function, per thread (the generator helpers here, the
+/// model's required answers in `known.rs`): a fuzzer mutates an input's later bytes far more
+/// often than its key seed or message, so the same key pair (and often the same signature)
+/// is asked for again and again. The functions are pure, so this changes no input or
+/// answer; it only saves recomputing them.
+pub(crate) struct Memo<K, V>(std::cell::RefCell<std::collections::VecDeque<(K, V)>>);
 
 impl<K: PartialEq, V: Clone> Memo<K, V> {
     const SIZE: usize = 32;
 
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Memo(std::cell::RefCell::new(std::collections::VecDeque::new()))
     }
 
-    fn get_or(&self, key: K, f: impl FnOnce() -> V) -> V {
+    pub(crate) fn get_or(&self, key: K, f: impl FnOnce() -> V) -> V {
         if let Some((_, v)) = self.0.borrow().iter().find(|(k, _)| *k == key) {
             return v.clone();
         }
