@@ -62,9 +62,13 @@ pub enum Verdict {
 }
 
 /// A failure of the harness around an implementation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
 pub enum Fault {
     /// A kernel wrote outside the output buffer it was handed (its guard bytes changed).
+    #[error(
+        "{kernel} wrote outside its output buffer (guard changed up to {before} bytes before \
+         and {after} bytes after it)"
+    )]
     Guard {
         kernel: String,
         /// Bytes before the buffer that changed (the farthest, counted from its start).
@@ -73,43 +77,20 @@ pub enum Fault {
         after: usize,
     },
     /// The C code's randomness could not be scripted.
+    #[error("scripting the C randomness failed: {0}")]
     Script(String),
+    #[error("panicked: {0}")]
     Panic(String),
     /// The call did not return within the case time limit.
+    #[error("{implementation} did not return within {} s (hang)", *.millis as f64 / 1000.0)]
     Hang {
         implementation: String,
         /// The limit, in milliseconds.
         millis: u64,
     },
     /// The harness could not state the answer a known difference requires for this input.
+    #[error("{0}")]
     Expectation(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Guard {
-                kernel,
-                before,
-                after,
-            } => write!(
-                f,
-                "{kernel} wrote outside its output buffer (guard changed up to {before} bytes \
-                 before and {after} bytes after it)"
-            ),
-            Fault::Script(e) => write!(f, "scripting the C randomness failed: {e}"),
-            Fault::Panic(msg) => write!(f, "panicked: {msg}"),
-            Fault::Hang {
-                implementation,
-                millis,
-            } => write!(
-                f,
-                "{implementation} did not return within {} s (hang)",
-                *millis as f64 / 1000.0
-            ),
-            Fault::Expectation(e) => f.write_str(e),
-        }
-    }
 }
 
 impl Fault {
