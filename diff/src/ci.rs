@@ -114,14 +114,8 @@ pub fn junit(config: &Config, summary: &Summary, reference: &str) -> Result<Stri
                 .find(|f| f.check == r.check && f.implementation == r.implementation);
             let msg = match first {
                 Some(f) => format!(
-                    "{} of {} cases differ; first at case {}: {} index {}: reference {} vs {}",
-                    r.mismatches,
-                    r.cases,
-                    f.case,
-                    f.difference.field,
-                    f.difference.index,
-                    f.difference.reference,
-                    f.difference.other
+                    "{} of {} cases differ; first at case {}: {}",
+                    r.mismatches, r.cases, f.case, f.difference
                 ),
                 None => format!("{} of {} cases differ", r.mismatches, r.cases),
             };
@@ -167,11 +161,10 @@ pub fn github(summary: &Summary, reference: &str) -> Result<(), String> {
         return Ok(());
     }
     for f in &summary.findings {
-        let d = &f.difference;
         // Annotation properties and messages must not carry raw newlines or '::'.
         println!(
-            "::error title={}/{}::case {}: {} index {}: reference {} vs {}",
-            f.check, f.implementation, f.case, d.field, d.index, d.reference, d.other
+            "::error title={}/{}::case {}: {}",
+            f.check, f.implementation, f.case, f.difference
         );
     }
     let Ok(path) = std::env::var("GITHUB_STEP_SUMMARY") else {

@@ -199,6 +199,18 @@ pub struct Difference {
     pub other: String,
 }
 
+impl std::fmt::Display for Difference {
+    /// "polys[0] index 17: reference 5 vs 6", as every report line words it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = self;
+        write!(
+            f,
+            "{} index {}: reference {} vs {}",
+            d.field, d.index, d.reference, d.other
+        )
+    }
+}
+
 /// Canonical representative in [0, q).
 pub fn canonical(x: i32) -> i32 {
     x.rem_euclid(Q)

@@ -238,10 +238,7 @@ pub fn replay_files(
                         println!("  report written to {}", path.display());
                     }
                     any_diff = true;
-                    println!(
-                        "  {:<20} DIFFERS at {} index {}: reference {} vs {}",
-                        r.implementation, d.field, d.index, d.reference, d.other
-                    );
+                    println!("  {:<20} DIFFERS at {d}", r.implementation);
                     let w = window(&reference, out, d);
                     if !w.is_empty() {
                         println!("{w}");
