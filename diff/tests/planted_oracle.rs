@@ -1,6 +1,8 @@
 //! A planted fault in any one oracle's wrapper is caught, and the reports name exactly that
 //! oracle, with every other implementation a witness for the reference's answer.
 
+mod common;
+
 use mldsa_diff::check::Check;
 use mldsa_diff::impls;
 use mldsa_diff::oracle::{Oracle, Planted};
@@ -86,17 +88,9 @@ fn a_fault_in_any_oracle_is_caught_and_named() {
 
 #[test]
 fn the_command_line_plants_by_name_and_refuses_an_unknown_one() {
-    let bin = env!("CARGO_BIN_EXE_mldsa-diff");
     let dir = std::env::temp_dir().join(format!("mldsa-diff-planted-cli-{}", std::process::id()));
-    // Under emulation (scripts/cross-test.sh, cross) the binary runs through the target's
-    // runner, as cargo runs this test.
-    let target = env!("MLDSA_DIFF_TARGET").to_uppercase().replace('-', "_");
-    let runner = std::env::var(format!("CARGO_TARGET_{target}_RUNNER")).unwrap_or_default();
-    let mut argv: Vec<&str> = runner.split_whitespace().collect();
-    argv.push(bin);
     let run = |name: &str| {
-        std::process::Command::new(argv[0])
-            .args(&argv[1..])
+        common::mldsa_diff()
             .args([
                 "check",
                 "--only",

@@ -1,0 +1,67 @@
+//! Bad command-line input to `mldsa-diff` gets a clear error and exit status 2: never a
+//! panic, and never a run that does nothing and passes.
+
+mod common;
+
+/// Runs `mldsa-diff args` and returns (exit status, stderr).
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = common::mldsa_diff().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn unknown_check_and_implementation_names_are_errors() {
+    let dir = std::env::temp_dir().join(format!("mldsa-diff-cli-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    for (args, says) in [
+        (
+            &["corpus", "--out", out, "--only", "nonsense"][..],
+            "no check is named \"nonsense\"",
+        ),
+        (
+            &["check", "--only", "ntt,nonsense"][..],
+            "no check is named \"nonsense\"",
+        ),
+        (
+            &["check", "--impl", "c-avx9"][..],
+            "unknown implementation \"c-avx9\"",
+        ),
+        (
+            &["planted-bug", "nonsense"][..],
+            "no check is named \"nonsense\"",
+        ),
+    ] {
+        let (code, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // Nothing was written for the refused corpus.
+    assert!(!dir.exists(), "{}", dir.display());
+}
+
+#[test]
+fn corpus_only_writes_exactly_the_named_checks() {
+    let dir = std::env::temp_dir().join(format!("mldsa-diff-cli-corpus-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let (code, stderr) = run(&[
+        "corpus",
+        "--out",
+        out,
+        "--count",
+        "1",
+        "--only",
+        "ntt,caddq",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["caddq", "ntt"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
