@@ -6,6 +6,7 @@ use super::util::{load, store};
 use crate::params::{Eta, N};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
+use zeroize::Zeroize;
 
 /// Reads packed `bits`-bit fields (little-endian, FIPS 204 Alg. 18/19 order), eight per
 /// step: lane 0 of the vector takes fields 0..4 of the step from a 16-byte window at the
@@ -53,13 +54,28 @@ impl FieldReader {
         }
     }
 
-    /// The eight fields of step `i` (coefficients 8i..8i + 8) of a packed polynomial.
+    /// Stores step `i` of a packed polynomial (its eight fields, coefficients 8i..8i + 8)
+    /// into `a`: `base - field`, or the field for `base = None`. Returns the byte mask
+    /// (`movemask`) of the fields above `max`: 0 when all are in range, or for `max = None`.
+    ///
+    /// The vector never leaves this function: a vector that a non-inlined function returns
+    /// (or takes by value) travels through a stack slot, and nothing wipes that slot. (When
+    /// this returned the fields, the caller's slot kept the last eight coefficients of y
+    /// after signing: `mldsa/tests/secret_residue.rs` in a build with other inlining.)
+    /// The zero-padded copy of the last steps' bytes is wiped for the same reason.
     #[target_feature(enable = "avx2")]
     #[allow(
         clippy::integer_division_remainder_used,
         reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
     )]
-    fn step(&self, buf: &[u8], i: usize) -> __m256i {
+    fn unpack_step(
+        &self,
+        a: &mut Poly,
+        buf: &[u8],
+        i: usize,
+        base: Option<i32>,
+        max: Option<i32>,
+    ) -> i32 {
         let start = i * self.bits;
         let second = start + 4 * self.bits / 8;
         let (lo, hi) = if second + 16 <= buf.len() {
@@ -77,15 +93,30 @@ impl FieldReader {
             tmp[..rest.len()].copy_from_slice(rest);
             let off = second - start;
             // SAFETY: off + 16 <= 4 * 24 / 8 + 16 = 28 <= 48.
-            unsafe {
+            let w = unsafe {
                 (
                     _mm_loadu_si128(tmp.as_ptr().cast()),
                     _mm_loadu_si128(tmp.as_ptr().add(off).cast()),
                 )
-            }
+            };
+            tmp.zeroize();
+            w
         };
         let v = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), self.pick);
-        _mm256_and_si256(_mm256_srlv_epi32(v, self.shift), self.mask)
+        let v = _mm256_and_si256(_mm256_srlv_epi32(v, self.shift), self.mask);
+        let above = match max {
+            Some(m) => _mm256_movemask_epi8(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(m))),
+            None => 0,
+        };
+        store(
+            a,
+            i,
+            match base {
+                Some(b) => _mm256_sub_epi32(_mm256_set1_epi32(b), v),
+                None => v,
+            },
+        );
+        above
     }
 }
 
@@ -99,15 +130,7 @@ pub(super) fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
     let r = FieldReader::new(bits);
     for i in 0..N / 8 {
-        let v = r.step(buf, i);
-        store(
-            a,
-            i,
-            match base {
-                Some(b) => _mm256_sub_epi32(_mm256_set1_epi32(b), v),
-                None => v,
-            },
-        );
+        r.unpack_step(a, buf, i, base, None);
     }
 }
 
@@ -234,15 +257,9 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
 pub(super) fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
     assert_eq!(buf.len(), eta.poly_eta_bytes(), "packed polynomial length");
     let r = FieldReader::new(eta.bits());
-    let (e, max) = (
-        _mm256_set1_epi32(eta.value()),
-        _mm256_set1_epi32(2 * eta.value()),
-    );
-    let mut bad = _mm256_setzero_si256();
+    let mut above = 0;
     for i in 0..N / 8 {
-        let v = r.step(buf, i);
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(v, max));
-        store(a, i, _mm256_sub_epi32(e, v));
+        above |= r.unpack_step(a, buf, i, Some(eta.value()), Some(2 * eta.value()));
     }
-    _mm256_testz_si256(bad, bad) == 1
+    above == 0
 }
