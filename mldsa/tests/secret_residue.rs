@@ -5,8 +5,9 @@
 //! The operation runs over a painted stack region (`stack_probe`); afterwards the region is
 //! searched for the secrets, which this test derives itself from xi (and K, rnd, mu) with
 //! the `sha3` crate, as FIPS 204 Alg. 6, 7, 33 and 34 define them:
-//! * byte strings (xi, K, rho', rho'', c~, rnd, the encodings of s1, s2 and t0): any
-//!   16-byte window, at any offset;
+//! * byte strings (xi, K, rho', rho'', c~, rnd, the encodings of s1, s2 and t0, the
+//!   ExpandS and ExpandMask streams s1, s2 and y are read from): any 16-byte window, at
+//!   any offset;
 //! * polynomials (s1, s2, y, and NTT(s1), NTT(s2), NTT(y) as the backend computes them),
 //!   as the library stores them (`i32` in native byte order): any run of 8 consecutive
 //!   coefficients of y and NTT(.), of 16 of s1 and s2 (values in [-eta, eta], so a shorter
@@ -191,9 +192,15 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         }
     }
     let s_hat: Vec<[i32; 256]> = s.iter().map(|x| ntt(kind, x)).collect();
+    // The ExpandS streams (H(rho' || nonce)), the first two blocks of each: what rejection
+    // sampling reads.
+    let s_stream: Vec<u8> = (0..(p.k + p.l) as u16)
+        .flat_map(|n| shake256(&[&rhoprime, &n.to_le_bytes()], 2 * 136))
+        .collect();
     let mut secrets = Secrets {
         bytes: vec![
             ("xi", xi.clone()),
+            ("ExpandS stream", s_stream),
             ("K", key.clone()),
             ("rho'", rhoprime.clone()),
             ("s1/s2 encoding", s_enc.clone()),
@@ -240,9 +247,15 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         assert_eq!(want[r].coeffs, y[r], "y[{r}] as Alg. 34 derives it");
     }
     let y_hat: Vec<[i32; 256]> = y.iter().map(|x| ntt(kind, x)).collect();
+    // The ExpandMask stream itself (H(rho'' || nonce), the encoding of each y): the bytes
+    // the unpacking kernel reads.
+    let mask_stream: Vec<u8> = (0..16 * p.l as u16)
+        .flat_map(|n| shake256(&[&rhopp, &n.to_le_bytes()], p.gamma1.poly_z_bytes()))
+        .collect();
     secrets.bytes = vec![
         ("K", key),
         ("rho''", rhopp),
+        ("ExpandMask stream", mask_stream),
         ("c~", sig[..p.ctilde_bytes()].to_vec()),
         ("rnd", rnd),
         ("s1/s2 encoding", s_enc),
