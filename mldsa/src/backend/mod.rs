@@ -10,7 +10,8 @@
 //! so calling its kernels is safe.
 //!
 //! Layout: `kind` names the backends; [`field`] holds the constants and scalar arithmetic
-//! every backend shares; `traits` the [`Backend`] trait (its default bodies are the
+//! every backend shares; `frame` the wipe of what a never-inlined callee (a Keccak
+//! permutation) leaves in its stack frame; `traits` the [`Backend`] trait (its default bodies are the
 //! [`portable`] kernels); `checked` the contract-asserting wrapper scheme code calls
 //! through; `avx2/` (and `neon/`) one module per kernel family; `planted` (feature
 //! `planted-bugs` only) the fault-injecting wrapper. This module selects a backend at run
@@ -21,6 +22,7 @@ pub mod avx2;
 mod checked;
 pub mod contract;
 pub mod field;
+mod frame;
 pub(crate) mod kind;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;

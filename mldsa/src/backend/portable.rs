@@ -208,17 +208,14 @@ pub(crate) mod kernels {
 
     /// Keccak-f[1600] (FIPS 202), by the `keccak` crate. Its permutation keeps state lanes
     /// in its own stack frame (spilled registers) and leaves them there when it returns, so
-    /// the frame is wiped after each call: the last permutation of an ExpandS or ExpandMask
-    /// stream holds secret output, which `mldsa/tests/secret_residue.rs` found on the stack
-    /// after KeyGen and Sign before this wipe.
+    /// that frame is wiped after each call ([`frame`](crate::backend::frame)).
     pub(crate) fn keccak_f1600(state: &mut [u64; 25]) {
         permute_in_own_frame(state);
-        wipe_frame_below();
+        crate::backend::frame::wipe_below::<PERMUTE_FRAME_WIPE>();
     }
 
     /// The crate's permutation, never inlined: whatever the compiler inlines into it, all
-    /// of its stack lies below the caller's stack pointer, where [`wipe_frame_below`] then
-    /// writes.
+    /// of its stack lies below the caller's stack pointer, where the wipe then writes.
     #[inline(never)]
     fn permute_in_own_frame(state: &mut [u64; 25]) {
         keccak::f1600(state);
@@ -228,16 +225,6 @@ pub(crate) mod kernels {
     /// take about 300 bytes (x86_64, release); this leaves room for other targets and
     /// profiles, and `secret_residue.rs` fails if it stops covering them.
     const PERMUTE_FRAME_WIPE: usize = 1024;
-
-    /// A frame of [`PERMUTE_FRAME_WIPE`] zeroes, written by one bulk store (`memset`), at
-    /// the same stack pointer as the permutation's call: never inlined. `black_box` of a
-    /// mutable reference keeps the stores (the zeroes might be read) and keeps the array a
-    /// stack buffer.
-    #[inline(never)]
-    fn wipe_frame_below() {
-        let mut zeroes = [0u8; PERMUTE_FRAME_WIPE];
-        core::hint::black_box(&mut zeroes);
-    }
 
     pub(crate) fn pointwise_montgomery(c: &mut Poly, a: &Poly, b: &Poly) {
         for i in 0..N {

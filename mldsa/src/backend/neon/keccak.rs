@@ -9,6 +9,12 @@
 //! One 2-way state is 25 of the 32 vector registers; the round's parities, D values and
 //! rotated lanes take the rest, so two 2-way permutations are run one after the other
 //! rather than interleaved (interleaving would spill).
+//!
+//! The 2-way permutation still spills state lanes to its stack frame (about 830 bytes at
+//! opt-level 3), and after the last permutation of an ExpandS or ExpandMask stream they are
+//! that stream's secret output: each 2-way permutation runs in a frame of its own (never
+//! inlined) and the 4-way one wipes the region below itself afterwards
+//! ([`frame`](crate::backend::frame)).
 #![allow(unsafe_code)]
 
 use core::arch::aarch64::*;
@@ -40,6 +46,7 @@ macro_rules! keccak2 {
     ($(#[$m:meta])* fn $name:ident, $feat:literal, $eor5:ident, $dd:ident, $xr:ident, $chi:ident) => {
         $(#[$m])*
         #[target_feature(enable = $feat)]
+        #[inline(never)]
         #[allow(
             clippy::integer_division_remainder_used,
             reason = "lane indices (x + k) mod 5 of the unrolled loop counters, constants after unrolling; no state word is divided"
@@ -140,11 +147,17 @@ keccak2!(
     fn keccak2_sha3, "neon,sha3", eor5_sha3, theta_d_sha3, xor_rotl_sha3, chi_sha3
 );
 
+/// Bytes wiped below a 4-way permutation after its two 2-way ones: their frames take 704
+/// (SHA3) and 832 (plain) bytes in the test profile (opt-level 3, aarch64); twice that
+/// leaves room for other compilers and profiles.
+const KECCAK2_FRAME_WIPE: usize = 2048;
+
 /// The 4-way permutation, plain Neon.
 #[target_feature(enable = "neon")]
 pub(super) fn keccak_x4_neon(s: &mut [u64; 100]) {
     keccak2_neon(s, 0);
     keccak2_neon(s, 1);
+    crate::backend::frame::wipe_below::<KECCAK2_FRAME_WIPE>();
 }
 
 /// The 4-way permutation with the SHA3 instructions.
@@ -152,6 +165,7 @@ pub(super) fn keccak_x4_neon(s: &mut [u64; 100]) {
 pub(super) fn keccak_x4_sha3(s: &mut [u64; 100]) {
     keccak2_sha3(s, 0);
     keccak2_sha3(s, 1);
+    crate::backend::frame::wipe_below::<KECCAK2_FRAME_WIPE>();
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 use crate::params::{Eta, N};
 use crate::poly::Poly;
 use core::arch::aarch64::*;
+use zeroize::Zeroize;
 
 /// Byte picks and right shifts for one group of four fields starting `first_bit` bits into
 /// a window.
@@ -67,7 +68,8 @@ fn read_fields(buf: &[u8], bits: usize, mut put: impl FnMut(usize, uint32x4_t, u
         );
         step += 1;
     }
-    // The remaining steps (fewer than 28 bytes) from a zero-padded copy.
+    // The remaining steps (fewer than 28 bytes) from a zero-padded copy, wiped afterwards:
+    // it holds the last bytes of an ExpandMask stream or an encoding of s1/s2.
     let mut tail = [0u8; 64];
     let rest = &buf[step * bits..];
     tail[..rest.len()].copy_from_slice(rest);
@@ -81,6 +83,7 @@ fn read_fields(buf: &[u8], bits: usize, mut put: impl FnMut(usize, uint32x4_t, u
         pos += bits;
         step += 1;
     }
+    tail.zeroize();
 }
 
 /// Unpacks 256 fields into `a`: the field itself, or `base - field` if `base` is given.
