@@ -13,7 +13,7 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[test]
-fn unknown_check_and_implementation_names_are_errors() {
+fn unknown_names_and_an_uncommitted_seed_are_errors() {
     let dir = std::env::temp_dir().join(format!("mldsa-diff-cli-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     for (args, says) in [
@@ -32,6 +32,11 @@ fn unknown_check_and_implementation_names_are_errors() {
         (
             &["planted-bug", "nonsense"][..],
             "no check is named \"nonsense\"",
+        ),
+        // A seed with no committed digest has nothing to be compared with: not a pass.
+        (
+            &["transcript", "--seed", "1", "--backend", "portable"][..],
+            "--seed 1: no committed digest to compare with",
         ),
     ] {
         let (code, stderr) = run(args);

@@ -145,7 +145,8 @@ enum Command {
     /// compare the digest with the committed one (diff/transcript.expected): every backend on
     /// every architecture must give the same digest. Exit 1 if it differs.
     Transcript {
-        /// Seed of the input stream; only the default seed has a committed digest.
+        /// Seed of the input stream; only the default seed has a committed digest, so another
+        /// seed needs --write (without it: an error, exit 2).
         #[arg(long, default_value_t = mldsa_diff::transcript::DEFAULT_SEED)]
         seed: u64,
         /// The backend to run (default: MLDSA_BACKEND, else the best on this machine). Naming
@@ -451,6 +452,16 @@ fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<
             .map_err(|e| format!("MLDSA_BACKEND: {e}"))?
             .unwrap_or_else(mldsa::BackendKind::best),
     };
+    let expected = Transcript::parse(transcript::EXPECTED)
+        .map_err(|e| format!("diff/transcript.expected: {e}"))?;
+    // Nothing to compare with and nothing to write: refused before the run, never a pass.
+    if write.is_none() && expected.seed != seed {
+        return Err(format!(
+            "--seed {seed}: no committed digest to compare with (diff/transcript.expected is \
+             for seed {}); --write FILE records this seed's transcript",
+            expected.seed
+        ));
+    }
     let t = transcript::run(seed, kind)?;
     let cases: usize = t.checks.iter().map(|c| c.cases).sum();
     println!(
@@ -464,15 +475,6 @@ fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<
     if let Some(path) = write {
         std::fs::write(path, t.to_text()).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("written to {}", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let expected = Transcript::parse(transcript::EXPECTED)
-        .map_err(|e| format!("diff/transcript.expected: {e}"))?;
-    if expected.seed != seed {
-        println!(
-            "no committed digest for seed {seed} (committed: seed {})",
-            expected.seed
-        );
         return Ok(ExitCode::SUCCESS);
     }
     match t.first_moved(&expected) {
