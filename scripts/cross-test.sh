@@ -4,7 +4,7 @@
 #
 #   scripts/cross-test.sh TARGET [--cases N] [--e2e-cases N] [--qemu-cpu CPU]
 #                         [--require LIST] [--no-check] [--skip-vectors] [--skip TEST]...
-#                         [--native-test NAME]...
+#                         [--native-test NAME]... [--only-test NAME]...
 #                         [--runner cross|cargo] [--replay REPORT]
 #
 # TARGET: aarch64-unknown-linux-gnu or s390x-unknown-linux-gnu (big-endian).
@@ -28,6 +28,10 @@
 #                  test the harness's own plain-Rust logic, and run natively (repeatable).
 #                  The rest are built by name (with --lib and --bins; doc tests then run
 #                  natively only). An unknown NAME is an error.
+# --only-test NAME build and run only the test targets NAME (repeatable; no library or binary
+#                  tests, no doc tests), e.g. the secret-residue and Neon kernel tests on a
+#                  second emulated CPU after a whole leg on the first. An unknown NAME is an
+#                  error; not with --native-test.
 # --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`, test profile:
 #                  debug assertions on) on TARGET and exit with its status
 #                  (scripts/replay.sh picks TARGET and CPU from the report).
@@ -62,6 +66,7 @@ run_check=1
 skip_vectors=0
 skips=()
 native_tests=()
+only_tests=()
 replay=""
 runner_choice=""
 while [ $# -gt 0 ]; do
@@ -75,6 +80,7 @@ while [ $# -gt 0 ]; do
         --skip-vectors) skip_vectors=1; shift ;;
         --skip) need_value "$@"; skips+=("$2"); shift 2 ;;
         --native-test) need_value "$@"; native_tests+=("$2"); shift 2 ;;
+        --only-test) need_value "$@"; only_tests+=("$2"); shift 2 ;;
         --replay) need_value "$@"; replay=$2; shift 2 ;;
         --runner) need_value "$@"; runner_choice=$2; shift 2 ;;
         -*) echo "cross-test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -86,28 +92,34 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-# The test targets to build: all of them, or (--native-test) all but those named.
+# The test targets to build: all of them, (--native-test) all but those named, or
+# (--only-test) only those named.
+if [ ${#native_tests[@]} -gt 0 ] && [ ${#only_tests[@]} -gt 0 ]; then
+    echo "cross-test.sh: --native-test and --only-test exclude each other" >&2
+    exit 2
+fi
+declare -A have=() leave=()
+all_tests=()
+for f in mldsa/tests/*.rs kat/tests/*.rs diff/tests/*.rs; do
+    n=$(basename "$f" .rs)
+    [ -n "${have[$n]:-}" ] || all_tests+=("$n")
+    have[$n]=1
+done
+for n in "${native_tests[@]}" "${only_tests[@]}"; do
+    [ -n "${have[$n]:-}" ] || {
+        echo "cross-test.sh: test target $n: none of that name (have: ${all_tests[*]})" >&2
+        exit 2
+    }
+done
 target_args=()
 if [ ${#native_tests[@]} -gt 0 ]; then
-    declare -A have=() leave=()
-    all_tests=()
-    for f in mldsa/tests/*.rs kat/tests/*.rs diff/tests/*.rs; do
-        n=$(basename "$f" .rs)
-        [ -n "${have[$n]:-}" ] || all_tests+=("$n")
-        have[$n]=1
-    done
-    for n in "${native_tests[@]}"; do
-        [ -n "${have[$n]:-}" ] || {
-            echo "cross-test.sh: --native-test $n: no test target of that name (have: ${all_tests[*]})" >&2
-            exit 2
-        }
-        leave[$n]=1
-    done
+    for n in "${native_tests[@]}"; do leave[$n]=1; done
     target_args=(--lib --bins)
     for n in "${all_tests[@]}"; do
         [ -n "${leave[$n]:-}" ] || target_args+=(--test "$n")
     done
 fi
+for n in "${only_tests[@]}"; do target_args+=(--test "$n"); done
 export MLDSA_VECTORS=${MLDSA_VECTORS:-$(cd "$root/.." && pwd)/shared/vectors}
 
 case "$target" in
@@ -239,6 +251,7 @@ done
 for n in "${native_tests[@]}"; do
     echo "   (--native-test $n: not built here; it runs natively)"
 done
+[ ${#only_tests[@]} -eq 0 ] || echo "   (--only-test: only ${only_tests[*]})"
 test_args=()
 [ ${#skip_args[@]} -eq 0 ] || test_args=(-- "${skip_args[@]}")
 "${runner[@]}" test --workspace --target "$target" "${target_args[@]}" "${test_args[@]}"
