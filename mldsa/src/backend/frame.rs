@@ -9,9 +9,13 @@
 /// Writes `BYTES` zeroes below the caller's stack pointer (one bulk store, a `memset` or
 /// its inlined equivalent), where the frame of a never-inlined function the caller has just
 /// called was. Never inlined itself, so its array starts where that callee's frame started.
-/// `black_box` of a mutable reference keeps the stores (the zeroes might be read) and keeps
-/// the array a stack buffer. `BYTES` must cover the callee's frame and whatever it calls;
-/// `secret_residue.rs` fails if it stops doing so on a target it runs on.
+/// `black_box` of a mutable reference makes the array a stack buffer whose zeroes might be
+/// read, so LLVM writes them; the standard library calls `black_box` best-effort (another
+/// code generator may not honour it), and volatile stores (`zeroize`) would cost a store
+/// per word on every permutation, so `secret_residue.rs` is what shows the wipe happens.
+/// `BYTES` must cover the callee's frame and whatever it calls. That test (and
+/// `release-tests/`) checks it in the test profile and in release, opt-level 3, on every
+/// target CI runs; an unoptimised build (opt-level 0, larger frames) is not checked.
 #[inline(never)]
 pub(crate) fn wipe_below<const BYTES: usize>() {
     let mut zeroes = [0u8; BYTES];

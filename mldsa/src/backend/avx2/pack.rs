@@ -227,6 +227,8 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
                 // SAFETY: `tmp` is 16 bytes; unaligned store.
                 unsafe { _mm_storeu_si128(tmp.as_mut_ptr().cast(), g) };
                 out[at..at + BITS].copy_from_slice(&tmp[..BITS]);
+                // When this packs s1, s2 or t0: the last bytes of their encoding.
+                tmp.zeroize();
             }
         } else if at + hb + 16 <= out.len() {
             // Widths above 16 bits: each half is whole bytes; the second store rewrites the

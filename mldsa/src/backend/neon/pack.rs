@@ -192,6 +192,8 @@ fn pack_fixed<const BITS: i32, const TWO: i32>(out: &mut [u8], a: &Poly, base: O
             // SAFETY: 16 bytes into a local array.
             unsafe { vst1q_u8(tmp.as_mut_ptr(), bytes) };
             out[at..at + step_bytes].copy_from_slice(&tmp[..step_bytes]);
+            // When this packs s1, s2 or t0: the last bytes of their encoding.
+            tmp.zeroize();
         }
     };
     if BITS <= 16 {
