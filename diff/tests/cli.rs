@@ -70,3 +70,26 @@ fn corpus_only_writes_exactly_the_named_checks() {
     assert_eq!(written, ["caddq", "ntt"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn write_records_a_seed_without_a_committed_digest() {
+    let file = std::env::temp_dir().join(format!("mldsa-diff-cli-seed-{}", std::process::id()));
+    let path = file.to_str().unwrap();
+    let (code, stderr) = run(&[
+        "transcript",
+        "--seed",
+        "1",
+        "--backend",
+        "portable",
+        "--write",
+        path,
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    assert!(
+        text.starts_with("# mldsa-diff transcript: seed 1,"),
+        "{}",
+        text.lines().next().unwrap_or("")
+    );
+}

@@ -452,16 +452,30 @@ fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<
             .map_err(|e| format!("MLDSA_BACKEND: {e}"))?
             .unwrap_or_else(mldsa::BackendKind::best),
     };
-    let expected = Transcript::parse(transcript::EXPECTED)
-        .map_err(|e| format!("diff/transcript.expected: {e}"))?;
-    // Nothing to compare with and nothing to write: refused before the run, never a pass.
-    if write.is_none() && expected.seed != seed {
-        return Err(format!(
-            "--seed {seed}: no committed digest to compare with (diff/transcript.expected is \
-             for seed {}); --write FILE records this seed's transcript",
-            expected.seed
-        ));
+    // What the run is for: writing its transcript (never reading the committed one, so
+    // `--write` can replace a file that no longer parses), or comparing with the committed
+    // one. A seed with nothing to compare with and nothing written is refused before the
+    // run, never a pass.
+    enum Goal<'a> {
+        Write(&'a Path),
+        Compare(Transcript),
     }
+    let goal = match write {
+        Some(path) => Goal::Write(path),
+        None => {
+            let e = Transcript::parse(transcript::EXPECTED)
+                .map_err(|e| format!("diff/transcript.expected: {e}"))?;
+            if e.seed != seed {
+                return Err(format!(
+                    "--seed {seed}: no committed digest to compare with \
+                     (diff/transcript.expected is for seed {}); --write FILE records this \
+                     seed's transcript",
+                    e.seed
+                ));
+            }
+            Goal::Compare(e)
+        }
+    };
     let t = transcript::run(seed, kind)?;
     let cases: usize = t.checks.iter().map(|c| c.cases).sum();
     println!(
@@ -472,11 +486,14 @@ fn transcript(seed: u64, backend: Option<&str>, write: Option<&Path>) -> Result<
         transcript::E2E_CASES,
     );
     println!("digest (SHA3-256): {}", t.total);
-    if let Some(path) = write {
-        std::fs::write(path, t.to_text()).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("written to {}", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
+    let expected = match goal {
+        Goal::Write(path) => {
+            std::fs::write(path, t.to_text()).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("written to {}", path.display());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Goal::Compare(expected) => expected,
+    };
     match t.first_moved(&expected) {
         None if t.total == expected.total => {
             println!("transcript: matches the committed digest");
