@@ -29,9 +29,10 @@
 #                  The rest are built by name (with --lib and --bins; doc tests then run
 #                  natively only). An unknown NAME is an error.
 # --only-test NAME build and run only the test targets NAME (repeatable; no library or binary
-#                  tests, no doc tests), e.g. the secret-residue and Neon kernel tests on a
-#                  second emulated CPU after a whole leg on the first. An unknown NAME is an
-#                  error; not with --native-test.
+#                  tests, no doc tests; `mldsa-diff check` still runs unless --no-check),
+#                  e.g. the secret-residue and Neon kernel tests on a second emulated CPU
+#                  after a whole leg on the first. An unknown NAME is an error; not with
+#                  --native-test.
 # --replay REPORT  only replay a mismatch report (`mldsa-diff replay REPORT`, test profile:
 #                  debug assertions on) on TARGET and exit with its status
 #                  (scripts/replay.sh picks TARGET and CPU from the report).

@@ -113,7 +113,7 @@ cli() {
     for o in --cases --e2e-cases --toolchain; do
         check_missing_value bash scripts/asan-check.sh "$o"
     done
-    for o in --cases --e2e-cases --qemu-cpu --require --runner --replay --skip --native-test; do
+    for o in --cases --e2e-cases --qemu-cpu --require --runner --replay --skip --native-test --only-test; do
         check_missing_value bash scripts/cross-test.sh aarch64-unknown-linux-gnu "$o"
     done
     check_missing_value bash scripts/cross-test.sh
