@@ -12,9 +12,14 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// A path of this test process's own under the temporary directory.
+fn scratch(what: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("mldsa-diff-cli-{what}-{}", std::process::id()))
+}
+
 #[test]
 fn unknown_names_and_an_uncommitted_seed_are_errors() {
-    let dir = std::env::temp_dir().join(format!("mldsa-diff-cli-{}", std::process::id()));
+    let dir = scratch("refused");
     let out = dir.to_str().unwrap();
     for (args, says) in [
         (
@@ -50,7 +55,7 @@ fn unknown_names_and_an_uncommitted_seed_are_errors() {
 
 #[test]
 fn corpus_only_writes_exactly_the_named_checks() {
-    let dir = std::env::temp_dir().join(format!("mldsa-diff-cli-corpus-{}", std::process::id()));
+    let dir = scratch("corpus");
     let out = dir.to_str().unwrap();
     let (code, stderr) = run(&[
         "corpus",
@@ -73,7 +78,7 @@ fn corpus_only_writes_exactly_the_named_checks() {
 
 #[test]
 fn write_records_a_seed_without_a_committed_digest() {
-    let file = std::env::temp_dir().join(format!("mldsa-diff-cli-seed-{}", std::process::id()));
+    let file = scratch("seed");
     let path = file.to_str().unwrap();
     let (code, stderr) = run(&[
         "transcript",

@@ -11,9 +11,9 @@
 //!
 //! Layout: `kind` names the backends; [`field`] holds the constants and scalar arithmetic
 //! every backend shares; `frame` the wipe of what a never-inlined callee (a Keccak
-//! permutation) leaves in its stack frame; `traits` the [`Backend`] trait (its default bodies are the
-//! [`portable`] kernels); `checked` the contract-asserting wrapper scheme code calls
-//! through; `avx2/` (and `neon/`) one module per kernel family; `planted` (feature
+//! permutation) leaves in its stack frame; `traits` the [`Backend`] trait (its default
+//! bodies are the [`portable`] kernels); `checked` the contract-asserting wrapper scheme
+//! code calls through; `avx2/` (and `neon/`) one module per kernel family; `planted` (feature
 //! `planted-bugs` only) the fault-injecting wrapper. This module selects a backend at run
 //! time ([`AnyBackend`], [`with_backend!`](crate::with_backend)).
 
