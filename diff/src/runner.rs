@@ -364,7 +364,7 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
                 })
                 .map_err(|e| format!("cannot start the run thread: {e}"))?;
         }
-        let (hung_impl, limit) = loop {
+        let (mut sh, hung_impl, limit) = loop {
             match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(r) => {
                     r?;
@@ -391,13 +391,20 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
                     };
                     let since = Duration::from_nanos(cur >> 16);
                     if watch.base.elapsed().saturating_sub(since) > limit {
-                        break (((cur & 0xffff) - 1) as usize, limit);
+                        // Decided under the results lock: if the call is still the one
+                        // seen, the run thread has not yet judged its case (it clears
+                        // `current` before it takes this lock), so `watch.case` still
+                        // names the case that hung. A call that returned in the meantime
+                        // is not a hang.
+                        let sh = lock(&shared);
+                        if watch.current.load(Ordering::Acquire) == cur {
+                            break (sh, ((cur & 0xffff) - 1) as usize, limit);
+                        }
                     }
                 }
             }
         };
         // A hang: abandon the thread (it may never return), report, go on without it.
-        let mut sh = lock(&shared);
         watch.abandoned.store(true, Ordering::Release);
         let (pos, index, case) = lock(&watch.case).clone().expect("a case is in progress");
         let check = config.checks[pos];
