@@ -2,7 +2,7 @@
 
 use crate::check::{Check, FUZZ, generate};
 use crate::model::Case;
-use crate::source::{ByteSource, Exhausted, RecordingSource, RngSource, Source};
+use crate::source::{ByteSource, Drawn, RecordingSource, RngSource, Source};
 use std::path::{Path, PathBuf};
 
 /// A source whose first integer choice is forced (to pick an edge case or the random branch).
@@ -12,13 +12,13 @@ struct Forced {
 }
 
 impl Source for Forced {
-    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Drawn<i64> {
         match self.first.take() {
             Some(v) => Ok(v.clamp(lo, hi)),
             None => self.inner.int_in(lo, hi),
         }
     }
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+    fn fill(&mut self, out: &mut [u8]) -> Drawn<()> {
         self.inner.fill(out)
     }
 }

@@ -5,7 +5,7 @@
 use crate::check::{Check, def::Answer};
 use crate::known::{self, Expected};
 use crate::model::{Case, Difference, Field, Output, Provenance, Verdict, canonical};
-use mldsa::backend::contract::{self, Compare};
+use mldsa::backend::contract;
 use std::slice::from_ref;
 
 /// The first output coefficient outside the bounds the kernel's contract promises. Rust
@@ -152,7 +152,7 @@ pub fn compare(check: Check, reference: &Output, other: &Output) -> Option<Diffe
 /// Where `other` first differs from `reference` in any field (polynomials compared as the
 /// check's contract says).
 fn exact(check: Check, reference: &Output, other: &Output) -> Option<Difference> {
-    let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
+    let mod_q = check.mod_q();
     let norm = |x: i32| if mod_q { canonical(x) } else { x };
     if reference.polys.len() != other.polys.len() {
         return first_diff(

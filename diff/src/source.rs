@@ -9,19 +9,22 @@ use rand_chacha::ChaCha20Rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Exhausted;
 
+/// A value drawn from a [`Source`], or [`Exhausted`].
+pub type Drawn<T> = Result<T, Exhausted>;
+
 /// A source of choices for input generators.
 pub trait Source {
     /// A uniform integer in `[lo, hi]` (inclusive).
-    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted>;
+    fn int_in(&mut self, lo: i64, hi: i64) -> Drawn<i64>;
     /// Fills `out` with bytes.
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted>;
+    fn fill(&mut self, out: &mut [u8]) -> Drawn<()>;
 
     /// True with probability about `num / den`.
-    fn chance(&mut self, num: u32, den: u32) -> Result<bool, Exhausted> {
+    fn chance(&mut self, num: u32, den: u32) -> Drawn<bool> {
         Ok(self.int_in(0, i64::from(den) - 1)? < i64::from(num))
     }
     /// `n` bytes.
-    fn bytes(&mut self, n: usize) -> Result<Vec<u8>, Exhausted> {
+    fn bytes(&mut self, n: usize) -> Drawn<Vec<u8>> {
         let mut v = vec![0u8; n];
         self.fill(&mut v)?;
         Ok(v)
@@ -47,10 +50,10 @@ impl RngSource {
 }
 
 impl Source for RngSource {
-    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Drawn<i64> {
         Ok(self.0.gen_range(lo..=hi))
     }
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+    fn fill(&mut self, out: &mut [u8]) -> Drawn<()> {
         self.0.fill_bytes(out);
         Ok(())
     }
@@ -72,7 +75,7 @@ impl<'a> ByteSource<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         ByteSource { data }
     }
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Exhausted> {
+    fn take(&mut self, n: usize) -> Drawn<&'a [u8]> {
         let (head, rest) = self.data.split_at_checked(n).ok_or(Exhausted)?;
         self.data = rest;
         Ok(head)
@@ -80,7 +83,7 @@ impl<'a> ByteSource<'a> {
 }
 
 impl Source for ByteSource<'_> {
-    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Drawn<i64> {
         let span = (hi - lo) as u64;
         // As few bytes as the range needs, little-endian, reduced into the range.
         let n = width(span);
@@ -93,7 +96,7 @@ impl Source for ByteSource<'_> {
             lo + (v % (span + 1)) as i64
         })
     }
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+    fn fill(&mut self, out: &mut [u8]) -> Drawn<()> {
         out.copy_from_slice(self.take(out.len())?);
         Ok(())
     }
@@ -123,14 +126,14 @@ impl<S: Source> RecordingSource<S> {
 }
 
 impl<S: Source> Source for RecordingSource<S> {
-    fn int_in(&mut self, lo: i64, hi: i64) -> Result<i64, Exhausted> {
+    fn int_in(&mut self, lo: i64, hi: i64) -> Drawn<i64> {
         let v = self.inner.int_in(lo, hi)?;
         let n = width((hi - lo) as u64);
         self.bytes
             .extend_from_slice(&((v - lo) as u64).to_le_bytes()[..n]);
         Ok(v)
     }
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Exhausted> {
+    fn fill(&mut self, out: &mut [u8]) -> Drawn<()> {
         self.inner.fill(out)?;
         self.bytes.extend_from_slice(out);
         Ok(())

@@ -17,7 +17,6 @@ use crate::check::Check;
 use crate::check::def::Answer;
 use crate::model::{Case, Output, canonical};
 use mldsa::BackendKind;
-use mldsa::backend::contract::Compare;
 use sha3::{Digest, Sha3_256};
 
 /// The seed of the committed transcript (the same default as `mldsa-diff check`).
@@ -82,7 +81,7 @@ fn hash_output(h: &mut Sha3_256, check: Check, out: &Output) {
         h.update(out.scalar.to_le_bytes());
         return;
     }
-    let mod_q = matches!(check.compare(), Compare::ModQ | Compare::ModQNttOrder);
+    let mod_q = check.mod_q();
     put_polys(h, &out.polys, |x| if mod_q { canonical(x) } else { x });
     put(h, &out.bytes);
     h.update(out.scalar.to_le_bytes());

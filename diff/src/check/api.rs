@@ -5,13 +5,13 @@
 //! implementation that offers the mode answers, judged like every other check, with the
 //! differences in `known.rs`.
 
-use super::def::{Answer, Check, Def, Slot, Takes};
+use super::def::{Answer, Check, Def, Takes, slots};
 use super::e2e::{case_keys, maker, pure, signed, verdict};
 use super::e2e_extra::{PRE_HASH, PRE_HASHED};
 use super::inputs::{bytes_array, fill_or_random, pick};
 use crate::model::Case;
 use crate::oracle::{Msg, answered};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::prehash::PreHash;
 
 /// The message of an api case: pure (scalar 0, no bytes), or as a sign_variants pre-hash
@@ -26,7 +26,7 @@ fn api_msg(case: &Case) -> Option<Msg<'_>> {
 
 /// `bytes` kept (half the time), 1-3 bytes flipped, resized by up to 8 bytes, or replaced by
 /// random bytes; what was done, for the case's note.
-fn edit(src: &mut dyn Source, bytes: &mut Vec<u8>, what: &str) -> Result<String, Exhausted> {
+fn edit(src: &mut dyn Source, bytes: &mut Vec<u8>, what: &str) -> Drawn<String> {
     Ok(match src.int_in(0, 7)? {
         0..=3 => return Ok(String::new()),
         4 | 5 => {
@@ -55,12 +55,7 @@ fn edit(src: &mut dyn Source, bytes: &mut Vec<u8>, what: &str) -> Result<String,
 
 /// The message part of a case: mode, message (or digest), context (past 255 bytes one time
 /// in sixteen); edge cases: pure, pre-hash, pre-hashed with SHAKE128 and "abc".
-fn message(
-    src: &mut dyn Source,
-    case: &mut Case,
-    index: usize,
-    edge: bool,
-) -> Result<(), Exhausted> {
+fn message(src: &mut dyn Source, case: &mut Case, index: usize, edge: bool) -> Drawn<()> {
     let mode = if edge {
         [0, PRE_HASH, PRE_HASHED][index % 3]
     } else {
@@ -102,12 +97,7 @@ fn message(
     Ok(())
 }
 
-fn generate_verify(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
     let (mut pk, sk) = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
@@ -140,12 +130,7 @@ fn generate_verify(
     Ok(case)
 }
 
-fn generate_sign(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate_sign(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
     let (_, mut sk) = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
@@ -189,14 +174,7 @@ pub static API_VERIFY: Def = Def {
         answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
     },
     // Any lengths: every implementation's wrapper rejects what its API cannot take.
-    takes: Takes::just(&[
-        Slot::Pk,
-        Slot::Sig,
-        Slot::Msg,
-        Slot::Ctx,
-        Slot::Bytes,
-        Slot::Scalar,
-    ]),
+    takes: Takes::just(slots![Pk, Sig, Msg, Ctx, Bytes, Scalar]),
     answer: Answer::Verdict,
     ..super::e2e::e2e(
         "api_verify_{set}",

@@ -1,30 +1,31 @@
 //! Arithmetic kernels: polynomial inputs drawn from each kernel's contract (edge patterns
 //! first, then random values, rounding boundaries over-represented where they matter).
 
-use super::def::{Check, Def, Family, Over, POLYS, Slot, Takes, Variant, gamma2};
+use super::def::{Check, Def, Family, Over, POLYS, Takes, slots};
 use super::inputs::{EDGE_PATTERNS, boundary_poly, edge_poly, polys_in, polys_out, random_poly};
 use crate::model::{Case, Output};
 use crate::oracle::{Got, Oracle, answered};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::backend::contract::{self, Bounds, Contract};
 use mldsa::params::{Params, Q};
 use mldsa::poly::Poly;
 
-fn l_of(v: Variant) -> usize {
-    match v {
-        Variant::Set(p) => p.l,
-        _ => unreachable!("a parameter-set check"),
-    }
-}
-
 /// How a random (non-edge) polynomial within bounds `b` is drawn for a check.
-type RandomFn = fn(Check, Bounds, &mut dyn Source) -> Result<Vec<i32>, Exhausted>;
+type RandomFn = fn(Check, Bounds, &mut dyn Source) -> Drawn<Vec<i32>>;
 
-/// Over-representing the rounding boundaries of Decompose: multiples of 2 gamma2, offset by
-/// gamma2.
-fn near_gamma2_steps(check: Check, b: Bounds, src: &mut dyn Source) -> Result<Vec<i32>, Exhausted> {
-    let g = i64::from(gamma2(check.variant).value());
-    boundary_poly(src, b, 2 * g, g)
+/// Inputs of decompose, make_hint and use_hint, over-representing the rounding boundaries
+/// of Decompose (multiples of 2 gamma2, offset by gamma2) in the inputs it rounds: those in
+/// [0, q-1] (decompose, use_hint's r) and make_hint's signed a0; the others (use_hint's and
+/// make_hint's other input) drawn uniformly.
+fn near_gamma2_steps(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
+    from_contract_with(check, index, edge, src, |check, b, src| {
+        if b.lo < 0 || b.hi >= Q - 1 {
+            let g = i64::from(check.params().gamma2.value());
+            boundary_poly(src, b, 2 * g, g)
+        } else {
+            random_poly(src, b)
+        }
+    })
 }
 
 /// Polynomial inputs from the contract, random ones drawn uniformly.
@@ -33,29 +34,21 @@ pub(super) fn from_contract(
     index: usize,
     edge: bool,
     src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+) -> Drawn<Case> {
     from_contract_with(check, index, edge, src, |_, b, src| random_poly(src, b))
 }
 
-/// Polynomial inputs from the contract: the first from `input[0]`, a second one from
-/// `input[1]` where the contract bounds it separately (make_hint, use_hint), else all from
-/// `input[0]`; random ones drawn by `random`.
+/// Polynomial inputs within the contract's bounds ([`Check::input_bounds`]), random ones
+/// drawn by `random`.
 fn from_contract_with(
     check: Check,
     index: usize,
     edge: bool,
     src: &mut dyn Source,
     random: RandomFn,
-) -> Result<Case, Exhausted> {
-    let c = check.contract().expect("arithmetic checks have contracts");
-    let n = check.poly_inputs();
-    let bounds = if n == 2 && c.input[1] != contract::ANY && c.input[1] != c.input[0] {
-        vec![c.input[0], c.input[1]]
-    } else {
-        vec![c.input[0]; n]
-    };
+) -> Drawn<Case> {
     let mut case = Case::default();
-    for b in bounds {
+    for b in check.input_bounds() {
         case.polys.push(if edge {
             edge_poly(b, index)
         } else {
@@ -66,12 +59,7 @@ fn from_contract_with(
 }
 
 /// A bound, and coefficients mostly just inside it with the odd one on it.
-fn chknorm_case(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn chknorm_case(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let mut case = from_contract(check, index, edge, src)?;
     let bound = if edge {
         [
@@ -118,18 +106,18 @@ fn binary(
 }
 
 /// A kernel splitting one polynomial in two (power2round, decompose).
-type SplitOp = fn(&dyn Oracle, Check, &Poly) -> Got<(Poly, Poly)>;
+type SplitOp = fn(&dyn Oracle, &Params, &Poly) -> Got<(Poly, Poly)>;
 
 fn split(o: &dyn Oracle, check: Check, case: &Case, op: SplitOp) -> Option<Output> {
     let a = polys_in(case, 1)?.pop()?;
-    answered(op(o, check, &a), |(x, y)| polys_out(&[x, y]))
+    answered(op(o, &check.params(), &a), |(x, y)| polys_out(&[x, y]))
 }
 
 /// A kernel on one polynomial drawn from `contract`; its first kernel is its planted bug.
 pub(super) const fn a_kernel(
     name: &'static str,
     kernel: &'static [&'static str],
-    contract: fn(Variant) -> Contract,
+    contract: fn(Check) -> Contract,
     run: super::def::RunFn,
 ) -> Def {
     Def {
@@ -165,13 +153,13 @@ pub static POINTWISE: Def = Def {
 };
 pub static POINTWISE_ACC: Def = Def {
     over: Over::Sets,
-    poly_inputs: |v| 2 * l_of(v),
+    poly_inputs: |c| 2 * c.params().l,
     ..a_kernel(
         "pointwise_acc_l{l}",
         &["pointwise_acc_montgomery"],
         |_| contract::POINTWISE_ACC,
         |o, check, case| {
-            let l = l_of(check.variant);
+            let l = check.params().l;
             let v = polys_in(case, 2 * l)?;
             let w = o.pointwise_acc_montgomery(&check.params(), &v[..l], &v[l..]);
             answered(w, |w| polys_out(&[w]))
@@ -225,51 +213,30 @@ pub static POWER2ROUND: Def = Def {
         "power2round",
         &["power2round"],
         |_| contract::POWER2ROUND,
-        |o, check, case| split(o, check, case, |o, c, a| o.power2round(&c.params(), a)),
+        |o, check, case| split(o, check, case, |o, p, a| o.power2round(p, a)),
     )
 };
 pub static DECOMPOSE: Def = Def {
     over: Over::Gamma2s,
-    generate: |c, i, e, s| {
-        from_contract_with(c, i, e, s, |c, b, src| {
-            if b.hi >= Q - 1 {
-                near_gamma2_steps(c, b, src)
-            } else {
-                random_poly(src, b)
-            }
-        })
-    },
+    generate: near_gamma2_steps,
     ..a_kernel(
         "decompose_{g2}",
         &["decompose"],
-        |v| contract::decompose(gamma2(v)),
-        |o, check, case| {
-            split(o, check, case, |o, c, a| {
-                o.decompose(&c.params(), gamma2(c.variant), a)
-            })
-        },
+        |c| contract::decompose(c.params().gamma2),
+        |o, check, case| split(o, check, case, |o, p, a| o.decompose(p, p.gamma2, a)),
     )
 };
 pub static MAKE_HINT: Def = Def {
     over: Over::Gamma2s,
-    // a0 (the signed input) near the rounding boundaries.
-    generate: |c, i, e, s| {
-        from_contract_with(c, i, e, s, |c, b, src| {
-            if b.lo < 0 {
-                near_gamma2_steps(c, b, src)
-            } else {
-                random_poly(src, b)
-            }
-        })
-    },
+    generate: near_gamma2_steps,
     poly_inputs: |_| 2,
     ..a_kernel(
         "make_hint_{g2}",
         &["make_hint"],
-        |v| contract::make_hint(gamma2(v)),
+        |c| contract::make_hint(c.params().gamma2),
         |o, check, case| {
             let v = polys_in(case, 2)?;
-            let h = o.make_hint(&check.params(), gamma2(check.variant), &v[0], &v[1]);
+            let h = o.make_hint(&check.params(), check.params().gamma2, &v[0], &v[1]);
             answered(h, |(h, n)| Output {
                 scalar: n as i64,
                 ..polys_out(&[h])
@@ -279,22 +246,22 @@ pub static MAKE_HINT: Def = Def {
 };
 pub static USE_HINT: Def = Def {
     over: Over::Gamma2s,
-    generate: DECOMPOSE.generate,
+    generate: near_gamma2_steps,
     poly_inputs: |_| 2,
     ..a_kernel(
         "use_hint_{g2}",
         &["use_hint"],
-        |v| contract::use_hint(gamma2(v)),
+        |c| contract::use_hint(c.params().gamma2),
         |o, check, case| {
             let v = polys_in(case, 2)?;
-            let r = o.use_hint(&check.params(), gamma2(check.variant), &v[0], &v[1]);
+            let r = o.use_hint(&check.params(), check.params().gamma2, &v[0], &v[1]);
             answered(r, |r| polys_out(&[r]))
         },
     )
 };
 pub static CHKNORM: Def = Def {
     generate: chknorm_case,
-    takes: Takes::just(&[Slot::Polys, Slot::Scalar]),
+    takes: Takes::just(slots![Polys, Scalar]),
     about: Some(|check| {
         let c = super::def::describe_contract(check.contract().expect("chknorm has a contract"));
         let inputs = c.split(" ->").next().unwrap_or_default();

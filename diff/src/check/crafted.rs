@@ -4,17 +4,12 @@
 //! implementation, the reference included), so a bug that all implementations share is
 //! still a mismatch; a known deviation is asserted exactly through the model verifier.
 
-use super::def::{Check, Def, Slot, Takes};
+use super::def::{Check, Def, Takes, slots};
 use crate::craft::RULES;
 use crate::model::Case;
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 
-fn generate(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
     let rule = if edge {
         index
@@ -54,14 +49,7 @@ pub static VERIFY_CRAFTED: Def = Def {
     edge_cases: RULES.len(),
     generate,
     takes: Takes {
-        slots: &[
-            Slot::Pk,
-            Slot::Sig,
-            Slot::Msg,
-            Slot::Ctx,
-            Slot::Rnd,
-            Slot::Scalar,
-        ],
+        slots: slots![Pk, Sig, Msg, Ctx, Rnd, Scalar],
         valid: |check, case| {
             super::e2e::verifying(check, case)?;
             match rule_of(case) {
@@ -74,5 +62,5 @@ pub static VERIFY_CRAFTED: Def = Def {
             }
         },
     },
-    ..super::e2e::VERIFY_DEF
+    ..super::e2e::VERIFY
 };

@@ -5,7 +5,7 @@
 
 use crate::model::{Case, Output};
 use crate::oracle::{Oracle, spoiled};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::backend::contract::{self, Compare, Contract};
 use mldsa::params::{Eta, Gamma1, Gamma2, ML_DSA_44, ML_DSA_65, Params};
 
@@ -68,7 +68,7 @@ pub enum Family {
 /// have the check's shape or the implementation does not offer the operation for it.
 pub type RunFn = fn(&dyn Oracle, Check, &Case) -> Option<Output>;
 /// Builds case number `index` (`edge`: one of the fixed edge cases) from `src`.
-pub type GenFn = fn(Check, usize, bool, &mut dyn Source) -> Result<Case, Exhausted>;
+pub type GenFn = fn(Check, usize, bool, &mut dyn Source) -> Drawn<Case>;
 
 /// Everything the harness knows about one check (or one family of variants of it).
 #[derive(Debug)]
@@ -82,13 +82,13 @@ pub struct Def {
     /// trait method is covered by some check).
     pub kernels: &'static [&'static str],
     /// The library contract its inputs are drawn from and its outputs checked against.
-    pub contract: Option<fn(Variant) -> Contract>,
+    pub contract: Option<fn(Check) -> Contract>,
     /// One line for `mldsa-diff list` (default: from the contract).
     pub about: Option<fn(Check) -> String>,
     /// The planted bug (feature `mldsa/planted-bugs`) its fuzz target is measured against.
     pub planted: &'static str,
     /// Polynomial inputs drawn from the contract (0 for byte inputs).
-    pub poly_inputs: fn(Variant) -> usize,
+    pub poly_inputs: fn(Check) -> usize,
     /// How many fixed edge cases come before the random ones.
     pub edge_cases: usize,
     pub generate: GenFn,
@@ -183,8 +183,16 @@ impl Takes {
     }
 }
 
-pub const POLYS: Takes = Takes::just(&[Slot::Polys]);
-pub const BYTES: Takes = Takes::just(&[Slot::Bytes]);
+/// `slots![Pk, Sig]` is `&[Slot::Pk, Slot::Sig]`.
+macro_rules! slots {
+    ($($slot:ident),*) => {
+        &[$($crate::check::def::Slot::$slot),*]
+    };
+}
+pub(crate) use slots;
+
+pub const POLYS: Takes = Takes::just(slots![Polys]);
+pub const BYTES: Takes = Takes::just(slots![Bytes]);
 
 /// What a check compares of an answer: a typed fact of its [`Def`], read by the judge, the
 /// input validation and the transcript (never decided from the check's name).
@@ -234,7 +242,9 @@ impl Check {
         }
     }
 
-    /// The parameter set whose values (and C symbols) this check uses.
+    /// The parameter set whose values (and C symbols) this check uses. For a check over
+    /// gamma2s, etas or gamma1s it is the one set with that value, so `params().gamma2` (or
+    /// `.eta`, `.gamma1`) is the variant's value.
     pub fn params(&self) -> Params {
         match self.variant {
             Variant::Set(p) => p,
@@ -268,15 +278,39 @@ impl Check {
 
     /// The library contract this check draws its inputs from, if any.
     pub fn contract(&self) -> Option<Contract> {
-        self.def.contract.map(|c| c(self.variant))
+        self.def.contract.map(|c| c(*self))
     }
 
     pub fn compare(&self) -> Compare {
         self.contract().map_or(Compare::Exact, |c| c.compare)
     }
 
+    /// Whether its polynomials compare modulo q (the judge and the transcript both ask).
+    pub fn mod_q(&self) -> bool {
+        matches!(self.compare(), Compare::ModQ | Compare::ModQNttOrder)
+    }
+
     pub fn poly_inputs(&self) -> usize {
-        (self.def.poly_inputs)(self.variant)
+        (self.def.poly_inputs)(*self)
+    }
+
+    /// The contract's bounds of each polynomial input: a second one has bounds of its own
+    /// where the contract gives them (make_hint, use_hint), else every one has `input[0]`'s.
+    /// Only for a check with polynomial inputs.
+    pub fn input_bounds(&self) -> Vec<contract::Bounds> {
+        let n = self.poly_inputs();
+        let c = self
+            .contract()
+            .expect("checks with polynomial inputs have contracts");
+        (0..n)
+            .map(|i| {
+                c.input[if n == 2 && c.input[1] != contract::ANY {
+                    i
+                } else {
+                    0
+                }]
+            })
+            .collect()
     }
 
     pub fn edge_cases(&self) -> usize {
@@ -309,28 +343,4 @@ pub fn describe_contract(c: Contract) -> String {
         },
         c.compare
     )
-}
-
-/// The gamma2 of a check over Gamma2s.
-pub fn gamma2(v: Variant) -> Gamma2 {
-    match v {
-        Variant::Gamma2(x) => x,
-        _ => unreachable!("a gamma2 check"),
-    }
-}
-
-/// The eta of a check over Etas.
-pub fn eta(v: Variant) -> Eta {
-    match v {
-        Variant::Eta(x) => x,
-        _ => unreachable!("an eta check"),
-    }
-}
-
-/// The gamma1 of a check over Gamma1s.
-pub fn gamma1(v: Variant) -> Gamma1 {
-    match v {
-        Variant::Gamma1(x) => x,
-        _ => unreachable!("a gamma1 check"),
-    }
 }

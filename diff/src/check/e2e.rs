@@ -2,11 +2,11 @@
 //! set. Keys and signatures are made with this crate's fastest backend on this machine
 //! ([`maker`]), then handed unchanged — or mutated — to every implementation.
 
-use super::def::{Answer, Check, Def, Family, Over, Slot, Takes};
+use super::def::{Answer, Check, Def, Family, Over, Takes, slots};
 use super::inputs::{bytes_array, fill_or_random, fixed_or_random, pick};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Msg, Oracle, Signed, Verified, answered};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::{BackendKind, Params, raw};
 
 /// The backend the generators make keys and signatures with: this crate's fastest one here.
@@ -29,7 +29,7 @@ pub fn case_keys(
     index: usize,
     edge: bool,
     src: &mut dyn Source,
-) -> Result<(Vec<u8>, Vec<u8>), Exhausted> {
+) -> Drawn<(Vec<u8>, Vec<u8>)> {
     let xi = fill_or_random(src, edge.then_some(index as u8), 32)?;
     Ok(keygen(p, &xi))
 }
@@ -170,7 +170,7 @@ pub(super) fn length(f: &str, have: usize, want: usize) -> Result<(), String> {
 /// What a signing case reads: the expanded secret key (of the set's length: the C code reads
 /// a fixed size), the message, a context of at most 255 bytes and a 32-byte rnd.
 pub(super) const SIGNING: Takes = Takes {
-    slots: &[Slot::Sk, Slot::Msg, Slot::Ctx, Slot::Rnd],
+    slots: slots![Sk, Msg, Ctx, Rnd],
     valid: signing,
 };
 
@@ -190,7 +190,7 @@ pub(super) fn signing(check: Check, case: &Case) -> Result<(), String> {
 /// What a verify case reads: a public key of the set's length, the signature, message and
 /// context, and the rnd its signature was made with (not read; empty or 32 bytes).
 pub(super) const VERIFYING: Takes = Takes {
-    slots: &[Slot::Pk, Slot::Sig, Slot::Msg, Slot::Ctx, Slot::Rnd],
+    slots: slots![Pk, Sig, Msg, Ctx, Rnd],
     valid: verifying,
 };
 
@@ -219,7 +219,7 @@ pub(super) const fn e2e(
 pub static KEYGEN: Def = Def {
     generate: |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 32),
     takes: Takes {
-        slots: &[Slot::Bytes],
+        slots: slots![Bytes],
         valid: |_, case| length("bytes (xi)", case.bytes.len(), 32),
     },
     run: |o, check, case| {
@@ -242,10 +242,8 @@ pub static SIGN: Def = e2e(
     "pack_z",
 );
 
-pub static VERIFY: Def = VERIFY_DEF;
-
-/// verify_{set}, as a constant other verify checks take their runs from.
-pub const VERIFY_DEF: Def = Def {
+/// verify_{set}; the other verify checks take their runs from it.
+pub static VERIFY: Def = Def {
     generate: gen_verify,
     run: verify_run,
     takes: VERIFYING,
@@ -293,7 +291,7 @@ pub(super) fn flip(
     src: &mut dyn Source,
     bytes: &mut [u8],
     range: core::ops::Range<usize>,
-) -> Result<(), Exhausted> {
+) -> Drawn<()> {
     let at = src.int_in(range.start as i64, range.end as i64 - 1)? as usize;
     bytes[at] ^= 1 << src.int_in(0, 7)?;
     Ok(())
@@ -306,7 +304,7 @@ fn common(
     index: usize,
     edge: bool,
     src: &mut dyn Source,
-) -> Result<(Case, Vec<u8>, Vec<u8>), Exhausted> {
+) -> Drawn<(Case, Vec<u8>, Vec<u8>)> {
     let p = &check.params();
     let mut case = Case::default();
     let (pk, sk) = case_keys(p, index, edge, src)?;
@@ -332,23 +330,13 @@ fn common(
 }
 
 /// A Sign case: the key pair's secret key.
-fn gen_sign(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn gen_sign(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let (case, _, sk) = common(check, index, edge, src)?;
     Ok(Case { sk, ..case })
 }
 
 /// A SignMalformedKey case: one packed s1 or s2 coefficient set outside [0, 2 eta].
-fn gen_malformed_sk(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn gen_malformed_sk(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
     let (mut case, _, mut sk) = common(check, index, edge, src)?;
     // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
@@ -392,12 +380,7 @@ fn gen_malformed_sk(
 }
 
 /// A Verify case: a valid signature, kept or mutated.
-fn gen_verify(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn gen_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
     let (mut case, mut pk, sk) = common(check, index, edge, src)?;
     // If the reference itself cannot sign (a faulty kernel), verify an all-zero

@@ -2,12 +2,12 @@
 //! (HashML-DSA, external mu, Sign_internal) and verification of hostile input. Together with
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
-use super::def::{Answer, Check, Def, Slot, Takes};
+use super::def::{Answer, Check, Def, Takes, slots};
 use super::e2e::{case_keys, sign, signed};
 use super::inputs::{bytes_array, fill_or_random, pick};
 use crate::model::Case;
 use crate::oracle::{Msg, answered};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::prehash::PreHash;
 
 /// `Case::scalar` of a sign_variants case: which interface.
@@ -50,7 +50,7 @@ pub(super) fn variant_case(
     index: usize,
     edge: bool,
     src: &mut dyn Source,
-) -> Result<(Vec<u8>, Case), Exhausted> {
+) -> Drawn<(Vec<u8>, Case)> {
     let p = &check.params();
     let (pk, sk) = case_keys(p, index, edge, src)?;
     let mode = if edge {
@@ -103,14 +103,7 @@ pub(super) fn variant_case(
 pub static SIGN_VARIANTS: Def = Def {
     generate: |check, index, edge, src| Ok(variant_case(check, index, edge, src)?.1),
     takes: Takes {
-        slots: &[
-            Slot::Sk,
-            Slot::Msg,
-            Slot::Ctx,
-            Slot::Rnd,
-            Slot::Bytes,
-            Slot::Scalar,
-        ],
+        slots: slots![Sk, Msg, Ctx, Rnd, Bytes, Scalar],
         valid: super::e2e::signing,
     },
     run: |o, check, case| {
@@ -143,12 +136,7 @@ pub const HOSTILE_EDITS: [&str; 9] = [
     "t1 of the public key replaced by random bytes",
 ];
 
-fn generate_hostile(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate_hostile(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
     let (mut pk, sk) = case_keys(p, index, edge, src)?;
     let (msg_len, ctx_len) = if edge {
@@ -255,5 +243,5 @@ pub static VERIFY_HOSTILE: Def = Def {
     edge_cases: 3,
     generate: generate_hostile,
     answer: Answer::VerdictHashingOutput,
-    ..super::e2e::VERIFY_DEF
+    ..super::e2e::VERIFY
 };

@@ -3,13 +3,13 @@
 //! build its output.
 
 use crate::model::{Case, Output};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::backend::contract::Bounds;
 use mldsa::params::{N, Q};
 use mldsa::poly::Poly;
 
-/// One element of a non-empty slice (the same draw as `Source::pick`).
-pub fn pick<T: Copy>(src: &mut dyn Source, xs: &[T]) -> Result<T, Exhausted> {
+/// One element of a non-empty slice, drawn uniformly.
+pub fn pick<T: Copy>(src: &mut dyn Source, xs: &[T]) -> Drawn<T> {
     Ok(xs[src.int_in(0, xs.len() as i64 - 1)? as usize])
 }
 
@@ -47,7 +47,7 @@ pub fn edge_poly(b: Bounds, pattern: usize) -> Vec<i32> {
 }
 
 /// A uniformly random polynomial within `b`.
-pub fn random_poly(src: &mut dyn Source, b: Bounds) -> Result<Vec<i32>, Exhausted> {
+pub fn random_poly(src: &mut dyn Source, b: Bounds) -> Drawn<Vec<i32>> {
     (0..N)
         .map(|_| src.int_in(b.lo.into(), b.hi.into()).map(|x| x as i32))
         .collect()
@@ -55,7 +55,7 @@ pub fn random_poly(src: &mut dyn Source, b: Bounds) -> Result<Vec<i32>, Exhauste
 
 /// A coefficient near a multiple of `step` offset by +-`half` (rounding boundaries),
 /// clamped into `b`.
-fn near_boundary(src: &mut dyn Source, b: Bounds, step: i64, half: i64) -> Result<i32, Exhausted> {
+fn near_boundary(src: &mut dyn Source, b: Bounds, step: i64, half: i64) -> Drawn<i32> {
     let k = src.int_in(0, i64::from(Q) / step + 1)?;
     let off = pick(
         src,
@@ -75,12 +75,7 @@ fn near_boundary(src: &mut dyn Source, b: Bounds, step: i64, half: i64) -> Resul
 }
 
 /// A random polynomial whose coefficients hit rounding boundaries half of the time.
-pub fn boundary_poly(
-    src: &mut dyn Source,
-    b: Bounds,
-    step: i64,
-    half: i64,
-) -> Result<Vec<i32>, Exhausted> {
+pub fn boundary_poly(src: &mut dyn Source, b: Bounds, step: i64, half: i64) -> Drawn<Vec<i32>> {
     (0..N)
         .map(|_| {
             if src.chance(1, 2)? {
@@ -93,11 +88,7 @@ pub fn boundary_poly(
 }
 
 /// `len` bytes: all equal to `fill` (an edge case), else random.
-pub fn fill_or_random(
-    src: &mut dyn Source,
-    fill: Option<u8>,
-    len: usize,
-) -> Result<Vec<u8>, Exhausted> {
+pub fn fill_or_random(src: &mut dyn Source, fill: Option<u8>, len: usize) -> Drawn<Vec<u8>> {
     fill.map_or_else(|| src.bytes(len), |x| Ok(vec![x; len]))
 }
 
@@ -108,7 +99,7 @@ pub fn fixed_or_random(
     index: usize,
     fills: &[u8],
     len: usize,
-) -> Result<Case, Exhausted> {
+) -> Drawn<Case> {
     let fill = edge.then(|| fills[index]);
     Ok(bytes_in(fill_or_random(src, fill, len)?))
 }

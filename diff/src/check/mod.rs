@@ -27,54 +27,46 @@ pub use def::{Check, Def, Family, Over, Variant};
 pub use inputs::EDGE_PATTERNS;
 
 use crate::model::Case;
-use crate::source::{Exhausted, RngSource, Source};
-use mldsa::backend::contract::{ANY, first_violation};
+use crate::source::{Drawn, RngSource, Source};
+use mldsa::backend::contract::first_violation;
 use mldsa::params::Params;
 
-/// One registry entry: a check, or checks whose variants interleave (decompose, make_hint
-/// and use_hint for one gamma2, then for the next).
-#[derive(Debug)]
-pub enum Entry {
-    /// One definition, all its variants.
-    One(&'static Def),
-    /// Definitions with the same [`Over`], variant by variant.
-    Interleaved(&'static [&'static Def]),
-}
-
-/// Every check, in run order.
-pub static REGISTRY: &[Entry] = &[
-    Entry::One(&arith::NTT),
-    Entry::One(&arith::INVNTT_TOMONT),
-    Entry::One(&arith::POINTWISE),
-    Entry::One(&arith::POINTWISE_ACC),
-    Entry::One(&arith::REDUCE),
-    Entry::One(&arith::CADDQ),
-    Entry::One(&arith::ADD),
-    Entry::One(&arith::SUB),
-    Entry::One(&arith::SHIFTL),
-    Entry::One(&arith::POWER2ROUND),
-    Entry::Interleaved(&[&arith::DECOMPOSE, &arith::MAKE_HINT, &arith::USE_HINT]),
-    Entry::One(&arith::CHKNORM),
-    Entry::One(&samplers::REJ_UNIFORM),
-    Entry::One(&samplers::REJ_ETA),
-    Entry::One(&samplers::POLY_UNIFORM),
-    Entry::One(&samplers::POLY_UNIFORM_ETA),
-    Entry::One(&samplers::POLY_UNIFORM_GAMMA1),
-    Entry::One(&samplers::CHALLENGE),
-    Entry::One(&samplers::EXPAND_A),
-    Entry::One(&packing::PACK_T1),
-    Entry::One(&packing::UNPACK_T1),
-    Entry::One(&packing::PACK_T0),
-    Entry::One(&packing::UNPACK_T0),
-    Entry::Interleaved(&[&packing::PACK_ETA, &packing::UNPACK_ETA]),
-    Entry::Interleaved(&[&packing::PACK_Z, &packing::UNPACK_Z]),
-    Entry::One(&packing::PACK_W1),
-    Entry::One(&packing::PACK_HINT),
-    Entry::One(&packing::UNPACK_HINT),
-    Entry::One(&keccak::KECCAK),
-    Entry::One(&keccak::KECCAK_X4),
-    Entry::One(&keccak::KECCAK_X4X2),
-    Entry::Interleaved(&[
+/// Every check, in run order, one row each; a row of several definitions (with the same
+/// [`Over`]) interleaves their variants: decompose, make_hint and use_hint for one gamma2,
+/// then for the next.
+pub static REGISTRY: &[&[&Def]] = &[
+    &[&arith::NTT],
+    &[&arith::INVNTT_TOMONT],
+    &[&arith::POINTWISE],
+    &[&arith::POINTWISE_ACC],
+    &[&arith::REDUCE],
+    &[&arith::CADDQ],
+    &[&arith::ADD],
+    &[&arith::SUB],
+    &[&arith::SHIFTL],
+    &[&arith::POWER2ROUND],
+    &[&arith::DECOMPOSE, &arith::MAKE_HINT, &arith::USE_HINT],
+    &[&arith::CHKNORM],
+    &[&samplers::REJ_UNIFORM],
+    &[&samplers::REJ_ETA],
+    &[&samplers::POLY_UNIFORM],
+    &[&samplers::POLY_UNIFORM_ETA],
+    &[&samplers::POLY_UNIFORM_GAMMA1],
+    &[&samplers::CHALLENGE],
+    &[&samplers::EXPAND_A],
+    &[&packing::PACK_T1],
+    &[&packing::UNPACK_T1],
+    &[&packing::PACK_T0],
+    &[&packing::UNPACK_T0],
+    &[&packing::PACK_ETA, &packing::UNPACK_ETA],
+    &[&packing::PACK_Z, &packing::UNPACK_Z],
+    &[&packing::PACK_W1],
+    &[&packing::PACK_HINT],
+    &[&packing::UNPACK_HINT],
+    &[&keccak::KECCAK],
+    &[&keccak::KECCAK_X4],
+    &[&keccak::KECCAK_X4X2],
+    &[
         &e2e::KEYGEN,
         &e2e::SIGN,
         &e2e::VERIFY,
@@ -86,18 +78,14 @@ pub static REGISTRY: &[Entry] = &[
         &rare::SIGN_RARE,
         &api::API_VERIFY,
         &api::API_SIGN,
-    ]),
+    ],
 ];
 
 impl Check {
     /// Every check, in run order (kernels first).
     pub fn all() -> Vec<Check> {
         let mut v = Vec::new();
-        for entry in REGISTRY {
-            let defs: &[&'static Def] = match entry {
-                Entry::One(d) => std::slice::from_ref(d),
-                Entry::Interleaved(ds) => ds,
-            };
+        for &defs in REGISTRY {
             for variant in defs[0].over.variants() {
                 for &def in defs {
                     debug_assert_eq!(def.over, defs[0].over, "interleaved defs share variants");
@@ -121,7 +109,7 @@ pub const FUZZ: usize = usize::MAX;
 /// cases, the rest come from `src`. Fuzz inputs pass [`FUZZ`]: then the first choice drawn
 /// from `src` selects an edge case or a random one, so a fuzzer (and a seed corpus) reaches
 /// both.
-pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Result<Case, Exhausted> {
+pub fn generate(check: Check, index: usize, src: &mut impl Source) -> Drawn<Case> {
     let index = if index == FUZZ {
         src.int_in(0, check.edge_cases() as i64)? as usize
     } else {
@@ -152,16 +140,13 @@ pub fn validate(check: Check, case: &Case) -> Result<(), String> {
                 case.polys.len()
             ));
         }
-        let c = check.contract().expect("polynomial checks have contracts");
-        for (i, p) in case.polys.iter().enumerate() {
+        for ((i, p), b) in case.polys.iter().enumerate().zip(check.input_bounds()) {
             if p.len() != mldsa::params::N {
                 return Err(format!(
                     "{name}: polynomial {i} has {} coefficients, not 256",
                     p.len()
                 ));
             }
-            // A second polynomial has bounds of its own where the contract gives them.
-            let b = c.input[if n == 2 && c.input[1] != ANY { i } else { 0 }];
             if let Some((j, v)) = first_violation(b, p) {
                 return Err(format!(
                     "{name}: polynomial {i} coefficient {j} = {v} is outside the contract's [{}, {}]",

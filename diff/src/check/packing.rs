@@ -1,11 +1,11 @@
 //! Bit packing and unpacking of t1, t0, s1/s2, z, w1 and the hint (FIPS 204 Alg. 16-21).
 
 use super::arith::a_kernel;
-use super::def::{Check, Def, Family, GenFn, Over, POLYS, RunFn, Variant, eta, gamma1, gamma2};
+use super::def::{Check, Def, Family, GenFn, Over, POLYS, RunFn, Variant};
 use super::inputs::{bytes_in, bytes_of_len, bytes_out, polys_in, polys_out, to_vecs};
 use crate::model::{Case, Output, Verdict};
 use crate::oracle::{Got, Oracle, answered};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::backend::Backend;
 use mldsa::backend::contract::{self, Contract};
 use mldsa::params::{N, POLY_T0_BYTES, POLY_T1_BYTES, Params};
@@ -15,7 +15,7 @@ const fn pack(
     name: &'static str,
     over: Over,
     kernel: &'static [&'static str],
-    contract: fn(Variant) -> Contract,
+    contract: fn(Check) -> Contract,
     run: RunFn,
 ) -> Def {
     Def {
@@ -31,10 +31,10 @@ fn pack_run(
     o: &dyn Oracle,
     check: Check,
     case: &Case,
-    op: fn(&dyn Oracle, Check, &Poly) -> Got<Vec<u8>>,
+    op: fn(&dyn Oracle, &Params, &Poly) -> Got<Vec<u8>>,
 ) -> Option<Output> {
     let a = polys_in(case, 1)?.pop()?;
-    answered(op(o, check, &a), bytes_out)
+    answered(op(o, &check.params(), &a), bytes_out)
 }
 
 /// Packed bytes: edge fills, mostly valid encodings for s1/s2 (so implementations without a
@@ -45,7 +45,7 @@ fn gen_unpack(
     edge: bool,
     src: &mut dyn Source,
     len: usize,
-) -> Result<Case, Exhausted> {
+) -> Drawn<Case> {
     let bytes = if edge {
         vec![[0x00, 0xff, 0x55][index]; len]
     } else {
@@ -71,8 +71,9 @@ const fn unpack(
     name: &'static str,
     over: Over,
     kernel: &'static [&'static str],
-    contract: Option<fn(Variant) -> Contract>,
-    (generate, run): (GenFn, RunFn),
+    contract: Option<fn(Check) -> Contract>,
+    generate: GenFn,
+    run: RunFn,
 ) -> Def {
     Def {
         over,
@@ -87,10 +88,10 @@ fn unpack_run(
     check: Check,
     case: &Case,
     len: usize,
-    op: fn(&dyn Oracle, Check, &[u8]) -> Got<Poly>,
+    op: fn(&dyn Oracle, &Params, &[u8]) -> Got<Poly>,
 ) -> Option<Output> {
     let buf = bytes_of_len(&case.bytes, len)?;
-    answered(op(o, check, buf), |a| polys_out(&[a]))
+    answered(op(o, &check.params(), buf), |a| polys_out(&[a]))
 }
 
 pub static PACK_T1: Def = pack(
@@ -98,59 +99,51 @@ pub static PACK_T1: Def = pack(
     Over::Nothing,
     &["pack_t1"],
     |_| contract::PACK_T1,
-    |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t1(&c.params(), a)),
+    |o, check, case| pack_run(o, check, case, |o, p, a| o.pack_t1(p, a)),
 );
 pub static UNPACK_T1: Def = unpack(
     "unpack_t1",
     Over::Nothing,
     &["unpack_t1"],
     Some(|_| contract::UNPACK_T1),
-    (
-        |c, i, e, s| gen_unpack(c, i, e, s, POLY_T1_BYTES),
-        |o, check, case| {
-            unpack_run(o, check, case, POLY_T1_BYTES, |o, c, buf| {
-                o.unpack_t1(&c.params(), buf)
-            })
-        },
-    ),
+    |c, i, e, s| gen_unpack(c, i, e, s, POLY_T1_BYTES),
+    |o, check, case| {
+        unpack_run(o, check, case, POLY_T1_BYTES, |o, p, buf| {
+            o.unpack_t1(p, buf)
+        })
+    },
 );
 pub static PACK_T0: Def = pack(
     "pack_t0",
     Over::Nothing,
     &["pack_t0"],
     |_| contract::PACK_T0,
-    |o, check, case| pack_run(o, check, case, |o, c, a| o.pack_t0(&c.params(), a)),
+    |o, check, case| pack_run(o, check, case, |o, p, a| o.pack_t0(p, a)),
 );
 pub static UNPACK_T0: Def = unpack(
     "unpack_t0",
     Over::Nothing,
     &["unpack_t0"],
     Some(|_| contract::UNPACK_T0),
-    (
-        |c, i, e, s| gen_unpack(c, i, e, s, POLY_T0_BYTES),
-        |o, check, case| {
-            unpack_run(o, check, case, POLY_T0_BYTES, |o, c, buf| {
-                o.unpack_t0(&c.params(), buf)
-            })
-        },
-    ),
+    |c, i, e, s| gen_unpack(c, i, e, s, POLY_T0_BYTES),
+    |o, check, case| {
+        unpack_run(o, check, case, POLY_T0_BYTES, |o, p, buf| {
+            o.unpack_t0(p, buf)
+        })
+    },
 );
 pub static PACK_ETA: Def = pack(
     "pack_eta{eta}",
     Over::Etas,
     &["pack_eta"],
-    |v| contract::pack_eta(eta(v)),
-    |o, check, case| {
-        pack_run(o, check, case, |o, c, a| {
-            o.pack_eta(&c.params(), eta(c.variant), a)
-        })
-    },
+    |c| contract::pack_eta(c.params().eta),
+    |o, check, case| pack_run(o, check, case, |o, p, a| o.pack_eta(p, p.eta, a)),
 );
 pub static UNPACK_ETA: Def = Def {
     about: Some(|c| {
         format!(
             "{} bytes -> coefficients and in-range verdict; exact",
-            eta(c.variant).poly_eta_bytes()
+            c.params().eta.poly_eta_bytes()
         )
     }),
     ..unpack(
@@ -158,21 +151,19 @@ pub static UNPACK_ETA: Def = Def {
         Over::Etas,
         &["unpack_eta"],
         None,
-        (
-            |c, i, e, s| gen_unpack(c, i, e, s, eta(c.variant).poly_eta_bytes()),
-            |o, check, case| {
-                let e = eta(check.variant);
-                let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
-                answered(o.unpack_eta(&check.params(), e, buf), |(a, ok)| Output {
-                    verdict: if ok {
-                        Verdict::InRange
-                    } else {
-                        Verdict::OutOfRange
-                    },
-                    ..polys_out(&[a])
-                })
-            },
-        ),
+        |c, i, e, s| gen_unpack(c, i, e, s, c.params().eta.poly_eta_bytes()),
+        |o, check, case| {
+            let e = check.params().eta;
+            let buf = bytes_of_len(&case.bytes, e.poly_eta_bytes())?;
+            answered(o.unpack_eta(&check.params(), e, buf), |(a, ok)| Output {
+                verdict: if ok {
+                    Verdict::InRange
+                } else {
+                    Verdict::OutOfRange
+                },
+                ..polys_out(&[a])
+            })
+        },
     )
 };
 // A planted unpack_eta bug that only the range check notices is measured on the
@@ -181,47 +172,32 @@ pub static PACK_Z: Def = pack(
     "pack_z{g1}",
     Over::Gamma1s,
     &["pack_z"],
-    |v| contract::pack_z(gamma1(v)),
-    |o, check, case| {
-        pack_run(o, check, case, |o, c, a| {
-            o.pack_z(&c.params(), gamma1(c.variant), a)
-        })
-    },
+    |c| contract::pack_z(c.params().gamma1),
+    |o, check, case| pack_run(o, check, case, |o, p, a| o.pack_z(p, p.gamma1, a)),
 );
 pub static UNPACK_Z: Def = unpack(
     "unpack_z{g1}",
     Over::Gamma1s,
     &["unpack_z"],
-    Some(|v| contract::pack_z(gamma1(v))),
-    (
-        |c, i, e, s| gen_unpack(c, i, e, s, gamma1(c.variant).poly_z_bytes()),
-        |o, check, case| {
-            let g = gamma1(check.variant);
-            unpack_run(o, check, case, g.poly_z_bytes(), |o, c, buf| {
-                o.unpack_z(&c.params(), gamma1(c.variant), buf)
-            })
-        },
-    ),
+    Some(|c| contract::pack_z(c.params().gamma1)),
+    |c, i, e, s| gen_unpack(c, i, e, s, c.params().gamma1.poly_z_bytes()),
+    |o, check, case| {
+        let g = check.params().gamma1;
+        unpack_run(o, check, case, g.poly_z_bytes(), |o, p, buf| {
+            o.unpack_z(p, p.gamma1, buf)
+        })
+    },
 );
 pub static PACK_W1: Def = pack(
     "pack_w1_{g2}",
     Over::Gamma2s,
     &["pack_w1"],
-    |v| contract::pack_w1(gamma2(v)),
-    |o, check, case| {
-        pack_run(o, check, case, |o, c, a| {
-            o.pack_w1(&c.params(), gamma2(c.variant), a)
-        })
-    },
+    |c| contract::pack_w1(c.params().gamma2),
+    |o, check, case| pack_run(o, check, case, |o, p, a| o.pack_w1(p, p.gamma2, a)),
 );
 
 /// k polynomials with `ones` ones in total at distinct random positions.
-fn random_hint(
-    src: &mut dyn Source,
-    p: &Params,
-    ones: usize,
-    edge: bool,
-) -> Result<Vec<Vec<i32>>, Exhausted> {
+fn random_hint(src: &mut dyn Source, p: &Params, ones: usize, edge: bool) -> Drawn<Vec<Vec<i32>>> {
     let mut h = vec![vec![0i32; N]; p.k];
     let mut placed = 0;
     while placed < ones {
@@ -289,12 +265,7 @@ pub static PACK_HINT: Def = Def {
 };
 
 /// A hint encoding: valid, valid with one byte changed, or random bytes.
-fn hint_bytes(
-    src: &mut dyn Source,
-    p: &Params,
-    edge: bool,
-    index: usize,
-) -> Result<Vec<u8>, Exhausted> {
+fn hint_bytes(src: &mut dyn Source, p: &Params, edge: bool, index: usize) -> Drawn<Vec<u8>> {
     let len = p.omega + p.k;
     if edge {
         return Ok(match index {
@@ -337,17 +308,15 @@ pub static UNPACK_HINT: Def = Def {
         Over::Sets,
         &["unpack_hint"],
         None,
-        (
-            |check, index, edge, src| Ok(bytes_in(hint_bytes(src, &check.params(), edge, index)?)),
-            |o, check, case| {
-                let p = check.params();
-                let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
-                answered(o.unpack_hint(&p, buf), |h| Output {
-                    verdict: Verdict::accept(h.is_some()),
-                    polys: h.as_deref().map(to_vecs).unwrap_or_default(),
-                    ..Output::default()
-                })
-            },
-        ),
+        |check, index, edge, src| Ok(bytes_in(hint_bytes(src, &check.params(), edge, index)?)),
+        |o, check, case| {
+            let p = check.params();
+            let buf = bytes_of_len(&case.bytes, p.omega + p.k)?;
+            answered(o.unpack_hint(&p, buf), |h| Output {
+                verdict: Verdict::accept(h.is_some()),
+                polys: h.as_deref().map(to_vecs).unwrap_or_default(),
+                ..Output::default()
+            })
+        },
     )
 };

@@ -8,7 +8,7 @@
 use super::def::{Check, Def};
 use crate::craft::rare::{self, FOUND, Target};
 use crate::model::Case;
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 
 /// The committed search index for (set, target), if the search found one.
 pub fn found(set: &str, target: Target) -> Option<u64> {
@@ -18,12 +18,7 @@ pub fn found(set: &str, target: Target) -> Option<u64> {
         .map(|&(_, _, i)| i)
 }
 
-fn generate(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
     let (target, at, how) = if edge {
         let t = Target::ALL[index];

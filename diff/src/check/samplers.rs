@@ -1,11 +1,11 @@
 //! Samplers: the rejection kernels on raw byte buffers, and the FIPS 204 samplers built on
 //! SHAKE and them (RejNTTPoly, RejBoundedPoly, ExpandMask, SampleInBall, ExpandA).
 
-use super::def::{Check, Def, Family, GenFn, Over, RunFn, eta, gamma1};
+use super::def::{Check, Def, Family, GenFn, Over, RunFn};
 use super::inputs::{bytes_array, bytes_in, bytes_of_len, fixed_or_random, polys_out};
 use crate::model::{Case, Output};
 use crate::oracle::answered;
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::backend::contract;
 use mldsa::keccak::{SHAKE128_RATE, SHAKE256_RATE};
 use mldsa::params::{Eta, Q, SEED_BYTES};
@@ -43,12 +43,7 @@ fn values_out(v: &[i32]) -> Output {
     }
 }
 
-fn gen_rej_uniform(
-    _: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn gen_rej_uniform(_: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let len = if edge || src.chance(1, 2)? {
         REJ_UNIFORM_MAX
     } else {
@@ -102,7 +97,7 @@ pub static REJ_UNIFORM: Def = Def {
 };
 
 pub static REJ_ETA: Def = Def {
-    contract: Some(|v| contract::rej_eta(eta(v))),
+    contract: Some(|c| contract::rej_eta(c.params().eta)),
     ..sampler(
         "rej_eta{eta}",
         Over::Etas,
@@ -110,12 +105,12 @@ pub static REJ_ETA: Def = Def {
         |c| {
             format!(
                 "bytes (<= {REJ_ETA_MAX}) -> values in [-{0}, {0}] and their count; exact",
-                eta(c.variant).value()
+                c.params().eta.value()
             )
         },
         |check, index, edge, src| {
             // PQClean AVX2's buffer: one SHAKE256 block for eta = 2, two for eta = 4.
-            let c_len = if eta(check.variant) == Eta::Two {
+            let c_len = if check.params().eta == Eta::Two {
                 SHAKE256_RATE
             } else {
                 REJ_ETA_MAX
@@ -131,7 +126,7 @@ pub static REJ_ETA: Def = Def {
             if case.bytes.len() > REJ_ETA_MAX {
                 return None;
             }
-            let v = o.rej_eta(&check.params(), eta(check.variant), &case.bytes);
+            let v = o.rej_eta(&check.params(), check.params().eta, &case.bytes);
             answered(v, |v| values_out(&v))
         },
     )
@@ -168,13 +163,13 @@ pub static POLY_UNIFORM_ETA: Def = sampler(
     |c| {
         format!(
             "rho' (64) || nonce (2) -> RejBoundedPoly, [-{0}, {0}]; exact",
-            eta(c.variant).value()
+            c.params().eta.value()
         )
     },
     |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 1, 2], RHOP_NONCE),
     |o, check, case| {
         let seed = bytes_array(&case.bytes)?;
-        let a = o.poly_uniform_eta(&check.params(), eta(check.variant), &seed);
+        let a = o.poly_uniform_eta(&check.params(), check.params().eta, &seed);
         answered(a, |a| polys_out(&[a]))
     },
 );
@@ -186,13 +181,13 @@ pub static POLY_UNIFORM_GAMMA1: Def = sampler(
     |c| {
         format!(
             "rho'' (64) || nonce (2) -> ExpandMask poly, (-{0}, {0}]; exact",
-            gamma1(c.variant).value()
+            c.params().gamma1.value()
         )
     },
     |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 1, 2], RHOP_NONCE),
     |o, check, case| {
         let seed = bytes_array(&case.bytes)?;
-        let a = o.poly_uniform_gamma1(&check.params(), gamma1(check.variant), &seed);
+        let a = o.poly_uniform_gamma1(&check.params(), check.params().gamma1, &seed);
         answered(a, |a| polys_out(&[a]))
     },
 );

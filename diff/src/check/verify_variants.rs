@@ -3,12 +3,12 @@
 //! fields and the same `scalar` codes) signed by the portable backend, with `pk` and `sig`
 //! added, then left valid or edited. Only accept/reject is compared.
 
-use super::def::{Check, Def, Slot, Takes};
+use super::def::{Check, Def, Takes, slots};
 use super::e2e::{flip, maker, verdict};
 use super::e2e_extra::{EXTERNAL_MU, INTERNAL, PRE_HASH, SIGN_VARIANTS, variant_case, variant_msg};
 use crate::model::{Case, Verdict};
 use crate::oracle::answered;
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::prehash::PreHash;
 
 /// What a verify_variants case did to the valid signature (or its message).
@@ -22,12 +22,7 @@ pub const EDITS: [&str; 7] = [
     "another pre-hash function (pre-hash) or the signature one byte short",
 ];
 
-fn generate(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Result<Case, Exhausted> {
+fn generate(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
     let (pk, mut case) = variant_case(check, index, edge, src)?;
     case.pk = pk;
@@ -85,20 +80,12 @@ pub static VERIFY_VARIANTS: Def = Def {
     }),
     generate,
     takes: Takes {
-        slots: &[
-            Slot::Pk,
-            Slot::Sig,
-            Slot::Msg,
-            Slot::Ctx,
-            Slot::Rnd,
-            Slot::Bytes,
-            Slot::Scalar,
-        ],
+        slots: slots![Pk, Sig, Msg, Ctx, Rnd, Bytes, Scalar],
         valid: super::e2e::verifying,
     },
     run: |o, check, case| {
         let m = variant_msg(case)?;
         answered(o.verify(&check.params(), &case.pk, m, &case.sig), verdict)
     },
-    ..super::e2e::VERIFY_DEF
+    ..super::e2e::VERIFY
 };

@@ -8,7 +8,7 @@
 //! every hinted coefficient is UseHint(1, r) at r0 = 0.
 
 use super::spec::{self, Leniency, Poly};
-use crate::source::{Exhausted, Source};
+use crate::source::{Drawn, Source};
 use mldsa::Params;
 
 /// No deviation: FIPS 204.
@@ -53,12 +53,12 @@ pub struct Rule {
 
 impl Rule {
     /// Builds one case of this rule from `src`.
-    pub fn build(&self, p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+    pub fn build(&self, p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
         (self.build)(p, src)
     }
 }
 
-type Build = fn(&Params, &mut dyn Source) -> Result<Crafted, Exhausted>;
+type Build = fn(&Params, &mut dyn Source) -> Drawn<Crafted>;
 
 /// A case FIPS 204 accepts.
 const fn valid(name: &'static str, build: Build) -> Rule {
@@ -137,7 +137,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(p: &Params, src: &mut dyn Source) -> Result<Plan, Exhausted> {
+    fn new(p: &Params, src: &mut dyn Source) -> Drawn<Plan> {
         let msg_len = src.int_in(0, 64)? as usize;
         let ctx_len = src.int_in(0, 16)? as usize;
         Ok(Plan {
@@ -155,7 +155,7 @@ impl Plan {
 
     /// [`Plan::new`] with z's every coefficient in [-b, b], b = gamma1 - beta - 1, from a
     /// 32-byte seed of `src`.
-    fn random_z(p: &Params, src: &mut dyn Source) -> Result<Plan, Exhausted> {
+    fn random_z(p: &Params, src: &mut dyn Source) -> Drawn<Plan> {
         let mut plan = Plan::new(p, src)?;
         let b = bound(p) - 1;
         let mut stream = vec![0u8; p.l * 256 * 4];
@@ -211,7 +211,7 @@ impl Plan {
 }
 
 /// `n` distinct indices in [0, 256), increasing, drawn from `src`.
-fn positions(src: &mut dyn Source, n: usize) -> Result<Vec<u8>, Exhausted> {
+fn positions(src: &mut dyn Source, n: usize) -> Drawn<Vec<u8>> {
     let mut taken = [false; 256];
     let mut v = Vec::with_capacity(n);
     while v.len() < n {
@@ -227,7 +227,7 @@ fn positions(src: &mut dyn Source, n: usize) -> Result<Vec<u8>, Exhausted> {
 }
 
 /// Splits `total` hints over the rows at random.
-fn spread(p: &Params, src: &mut dyn Source, total: usize) -> Result<Vec<usize>, Exhausted> {
+fn spread(p: &Params, src: &mut dyn Source, total: usize) -> Drawn<Vec<usize>> {
     let mut per = vec![0; p.k];
     for _ in 0..total {
         per[src.int_in(0, p.k as i64 - 1)? as usize] += 1;
@@ -235,7 +235,7 @@ fn spread(p: &Params, src: &mut dyn Source, total: usize) -> Result<Vec<usize>, 
     Ok(per)
 }
 
-fn fill_rows(plan: &mut Plan, src: &mut dyn Source, per: &[usize]) -> Result<(), Exhausted> {
+fn fill_rows(plan: &mut Plan, src: &mut dyn Source, per: &[usize]) -> Drawn<()> {
     for (r, &n) in per.iter().enumerate() {
         plan.rows[r] = positions(src, n)?;
     }
@@ -246,7 +246,7 @@ fn bound(p: &Params) -> i64 {
     i64::from(p.gamma1.value() - p.beta)
 }
 
-fn zero_z(p: &Params, src: &mut dyn Source, hints: bool) -> Result<Crafted, Exhausted> {
+fn zero_z(p: &Params, src: &mut dyn Source, hints: bool) -> Drawn<Crafted> {
     let mut plan = Plan::new(p, src)?;
     if hints {
         let total = src.int_in(1, p.omega as i64)? as usize;
@@ -268,13 +268,13 @@ enum Bound {
 }
 
 /// A few random hints (r0 is spread out, so none is at r0 = 0 but by a 2^-17 chance).
-fn few_hints(p: &Params, plan: &mut Plan, src: &mut dyn Source) -> Result<(), Exhausted> {
+fn few_hints(p: &Params, plan: &mut Plan, src: &mut dyn Source) -> Drawn<()> {
     let total = src.int_in(0, 4)? as usize;
     let per = spread(p, src, total)?;
     fill_rows(plan, src, &per)
 }
 
-fn z_at(p: &Params, src: &mut dyn Source, where_: Bound, sign: i64) -> Result<Crafted, Exhausted> {
+fn z_at(p: &Params, src: &mut dyn Source, where_: Bound, sign: i64) -> Drawn<Crafted> {
     let mut plan = Plan::random_z(p, src)?;
     let b = bound(p);
     let poly = src.int_in(0, p.l as i64 - 1)? as usize;
@@ -296,7 +296,7 @@ fn z_at(p: &Params, src: &mut dyn Source, where_: Bound, sign: i64) -> Result<Cr
     Ok(plan.finish(p, None))
 }
 
-fn all_z_at_bound(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+fn all_z_at_bound(p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
     let mut plan = Plan::new(p, src)?;
     let b = bound(p) - 1;
     let signs = src.bytes(p.l * 32)?;
@@ -316,7 +316,7 @@ enum Layout {
     Random,
 }
 
-fn hint_layout(p: &Params, src: &mut dyn Source, layout: Layout) -> Result<Crafted, Exhausted> {
+fn hint_layout(p: &Params, src: &mut dyn Source, layout: Layout) -> Drawn<Crafted> {
     let mut plan = Plan::random_z(p, src)?;
     let per = match layout {
         Layout::Omega => spread(p, src, p.omega)?,
@@ -363,7 +363,7 @@ enum Message {
     Long,
 }
 
-fn message(p: &Params, src: &mut dyn Source, m: Message) -> Result<Crafted, Exhausted> {
+fn message(p: &Params, src: &mut dyn Source, m: Message) -> Drawn<Crafted> {
     let mut plan = Plan::random_z(p, src)?;
     few_hints(p, &mut plan, src)?;
     let mut m_prime = None;
@@ -387,7 +387,7 @@ fn message(p: &Params, src: &mut dyn Source, m: Message) -> Result<Crafted, Exha
     Ok(plan.finish(p, m_prime))
 }
 
-fn count_above_omega(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+fn count_above_omega(p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
     // Row 0 holds c0 = ceil(omega / 2) hints; the middle rows none; the last row's indices
     // are 0, 1, ..., omega - c0 - 1 and its count omega + 1, so a decoder that does not
     // check the count reads y[omega] = c0 as one more index (greater than the one before).
@@ -405,7 +405,7 @@ fn count_above_omega(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhaus
     Ok(plan.finish(p, None))
 }
 
-fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
     // Row 0: a hints; row 1's count a - 1 (below row 0's); row 2 on: hints after a. A decoder
     // without the count check reads no index for row 1 and goes on from a.
     let mut plan = Plan::random_z(p, src)?;
@@ -426,7 +426,7 @@ fn counts_decreasing(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhaus
     Ok(plan.finish(p, None))
 }
 
-fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Result<Crafted, Exhausted> {
+fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Drawn<Crafted> {
     // The decoded set (what c~ is computed over) is the row's indices as a set, which a
     // decoder without the order check also finds.
     let mut plan = Plan::random_z(p, src)?;
@@ -444,7 +444,7 @@ fn misordered(p: &Params, src: &mut dyn Source, repeat: bool) -> Result<Crafted,
     Ok(plan.finish(p, None))
 }
 
-fn padding(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+fn padding(p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
     let mut plan = Plan::random_z(p, src)?;
     let total = src.int_in(0, p.omega as i64 - 1)? as usize;
     let per = spread(p, src, total)?;
@@ -456,7 +456,7 @@ fn padding(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
     Ok(plan.finish(p, None))
 }
 
-fn ctilde_last_byte(p: &Params, src: &mut dyn Source) -> Result<Crafted, Exhausted> {
+fn ctilde_last_byte(p: &Params, src: &mut dyn Source) -> Drawn<Crafted> {
     let mut plan = Plan::random_z(p, src)?;
     few_hints(p, &mut plan, src)?;
     let x = src.int_in(1, 255)? as u8;
