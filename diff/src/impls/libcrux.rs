@@ -48,10 +48,6 @@ impl Libcrux {
     }
 }
 
-fn reason<E: std::fmt::Debug>(e: E) -> String {
-    format!("{e:?}")
-}
-
 /// One parameter set, one implementation module: (pk, sk) / signature / accept.
 macro_rules! set_fns {
     ($imp:path, $pk:literal, $sk:literal, $sig:literal) => {{
@@ -76,7 +72,10 @@ macro_rules! set_fns {
                 Msg::PreHash { .. } | Msg::PreHashed { .. } | Msg::Mu(_) => return None,
                 Msg::Internal(m_prime) => m::sign_internal(&sk, m_prime, *rnd),
             };
-            Some(r.map(|s| s.as_slice().to_vec()).map_err(reason))
+            Some(
+                r.map(|s| s.as_slice().to_vec())
+                    .map_err(|e| format!("{e:?}")),
+            )
         }
         fn verify(pk: &[u8], msg: Msg<'_>, sig: &[u8]) -> Option<bool> {
             let (Ok(pk), Ok(sig)) = (<[u8; $pk]>::try_from(pk), <[u8; $sig]>::try_from(sig)) else {

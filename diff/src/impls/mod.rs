@@ -38,39 +38,16 @@ struct Entry {
 }
 
 /// Every implementation, in table order (the reference first): one line each.
+#[rustfmt::skip]
 const REGISTRY: [Entry; 8] = [
-    Entry {
-        names: ours::names,
-        here: ours::oracles,
-    },
-    Entry {
-        names: || vec![NEON_PLAIN],
-        here: neon_plain,
-    },
-    Entry {
-        names: || vec![ours::TYPED],
-        here: || vec![Box::new(ours::Typed)],
-    },
-    Entry {
-        names: pqclean::names,
-        here: pqclean::oracles,
-    },
-    Entry {
-        names: || mldsa_native::NAMES.to_vec(),
-        here: mldsa_native::oracles,
-    },
-    Entry {
-        names: || libcrux::NAMES.to_vec(),
-        here: libcrux::oracles,
-    },
-    Entry {
-        names: || vec![rustcrypto::NAME],
-        here: || vec![Box::new(rustcrypto::RustCrypto)],
-    },
-    Entry {
-        names: || vec![fips204::NAME],
-        here: || vec![Box::new(fips204::Fips204)],
-    },
+    Entry { names: ours::names, here: ours::oracles },
+    Entry { names: || vec![NEON_PLAIN], here: neon_plain },
+    Entry { names: || vec![ours::TYPED], here: || vec![Box::new(ours::Typed)] },
+    Entry { names: pqclean::names, here: pqclean::oracles },
+    Entry { names: || mldsa_native::NAMES.to_vec(), here: mldsa_native::oracles },
+    Entry { names: || libcrux::NAMES.to_vec(), here: libcrux::oracles },
+    Entry { names: || vec![rustcrypto::NAME], here: || vec![Box::new(rustcrypto::RustCrypto)] },
+    Entry { names: || vec![fips204::NAME], here: || vec![Box::new(fips204::Fips204)] },
 ];
 
 /// Every implementation name the harness knows, whether or not this machine has it.
@@ -83,18 +60,11 @@ pub fn all_names() -> Vec<&'static str> {
 /// check. End-to-end operations select the backend by kind, which cannot force the plain
 /// path, so it offers kernels only (a run on a CPU without SHA3 covers that path end to end:
 /// there `neon` is the plain path).
-#[cfg(target_arch = "aarch64")]
 fn neon_plain() -> Vec<Box<dyn Oracle>> {
-    let plain = || {
-        let neon = mldsa::backend::Neon::detect()?;
-        neon.sha3()?;
-        Some(Box::new(ours::Ours::kernels_only(neon.plain(), NEON_PLAIN)) as Box<dyn Oracle>)
-    };
-    plain().into_iter().collect()
-}
-
-#[cfg(not(target_arch = "aarch64"))]
-fn neon_plain() -> Vec<Box<dyn Oracle>> {
+    #[cfg(target_arch = "aarch64")]
+    if let Some(neon) = mldsa::backend::Neon::detect().filter(|n| n.sha3().is_some()) {
+        return vec![Box::new(ours::Ours::kernels_only(neon.plain(), NEON_PLAIN))];
+    }
     Vec::new()
 }
 
@@ -136,7 +106,7 @@ pub const PLANTED_ENV: &str = "MLDSA_DIFF_PLANTED_ORACLE";
 
 /// The implementation named by [`PLANTED_ENV`], if set; an error if it names none of this
 /// machine's (a typo must not silently plant nothing).
-pub fn planted_requested(available: &[&str]) -> Result<Option<String>, String> {
+fn planted_requested(available: &[&str]) -> Result<Option<String>, String> {
     match std::env::var(PLANTED_ENV) {
         Err(_) => Ok(None),
         Ok(name) if available.contains(&name.as_str()) && name != "portable" => Ok(Some(name)),

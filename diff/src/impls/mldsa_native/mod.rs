@@ -30,9 +30,9 @@ pub const NAMES: [&str; 3] = ["mldsa-native", "mldsa-native-avx2", "mldsa-native
 
 /// The name of the native build on this architecture.
 pub const NATIVE_NAME: &str = if cfg!(target_arch = "x86_64") {
-    "mldsa-native-avx2"
+    NAMES[1]
 } else if cfg!(target_arch = "aarch64") {
-    "mldsa-native-aarch64"
+    NAMES[2]
 } else {
     "mldsa-native (no native backend on this architecture)"
 };
