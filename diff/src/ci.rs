@@ -144,12 +144,7 @@ fn replay_hint(summary: &Summary, check: &str, imp: &str) -> String {
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with(&prefix))
         })
-        .map(|p| {
-            format!(
-                "cargo run --release -p mldsa-diff -- replay {}",
-                p.display()
-            )
-        })
+        .map(|p| crate::report::replay_command(p))
         .collect::<Vec<_>>()
         .join("\n")
 }

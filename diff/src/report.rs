@@ -202,11 +202,7 @@ impl Report {
             Origin::Run { seed, index, dir } => (
                 *seed,
                 *index,
-                format!(
-                    "cargo run --release -p mldsa-diff -- replay {}",
-                    dir.join(file_name(&check.name(), other.0, *seed, *index))
-                        .display()
-                ),
+                replay_command(&dir.join(file_name(&check.name(), other.0, *seed, *index))),
             ),
             Origin::Replay(file) => (
                 0,
@@ -299,4 +295,12 @@ impl Report {
 
 fn file_name(check: &str, implementation: &str, seed: u64, index: usize) -> String {
     format!("{check}-{implementation}-seed{seed}-case{index}.json")
+}
+
+/// The command that replays the report (or raw input) at `path`.
+pub fn replay_command(path: &std::path::Path) -> String {
+    format!(
+        "cargo run --release -p mldsa-diff -- replay {}",
+        path.display()
+    )
 }

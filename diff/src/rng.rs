@@ -80,38 +80,14 @@ pub enum ScriptError {
     Unused { left: usize },
 }
 
-/// Installs a script on this thread and puts back whatever was there before when dropped,
-/// also when the scripted call panics (so a later call never reads a stale script).
-struct Installed {
-    previous: Option<Script>,
-}
+/// Puts back the script active before (normally none) when dropped: after the scripted
+/// call, and while unwinding from it, so a later call never reads a stale script.
+struct Restore(Option<Script>);
 
-impl Installed {
-    fn new(bytes: &[u8]) -> Self {
-        let script = Script {
-            bytes: bytes.to_vec(),
-            pos: 0,
-            overrun: false,
-        };
-        Installed {
-            previous: SCRIPT.with(|s| s.borrow_mut().replace(script)),
-        }
-    }
-
-    /// Removes this script (restoring the previous one) and returns it.
-    fn finish(mut self) -> Option<Script> {
-        let previous = self.previous.take();
-        SCRIPT.with(|s| std::mem::replace(&mut *s.borrow_mut(), previous))
-    }
-}
-
-impl Drop for Installed {
+impl Drop for Restore {
     fn drop(&mut self) {
-        let previous = self.previous.take();
-        // On the normal path `finish` already restored it; on unwinding this does.
-        if previous.is_some() || std::thread::panicking() {
-            SCRIPT.with(|s| *s.borrow_mut() = previous);
-        }
+        let previous = self.0.take();
+        SCRIPT.with(|s| *s.borrow_mut() = previous);
     }
 }
 
@@ -119,9 +95,17 @@ impl Drop for Installed {
 /// not consume exactly those bytes. The previous script (normally none) is restored
 /// afterwards, also if `f` panics.
 pub fn with_script<R>(bytes: &[u8], f: impl FnOnce() -> R) -> Result<R, ScriptError> {
-    let installed = Installed::new(bytes);
+    let script = Script {
+        bytes: bytes.to_vec(),
+        pos: 0,
+        overrun: false,
+    };
+    let restore = Restore(SCRIPT.with(|s| s.borrow_mut().replace(script)));
     let r = f();
-    let script = installed.finish().expect("script set above");
+    let script = SCRIPT
+        .with(|s| s.borrow_mut().take())
+        .expect("script set above");
+    drop(restore);
     if script.overrun {
         Err(ScriptError::Overrun)
     } else if script.pos != script.bytes.len() {

@@ -259,11 +259,7 @@ fn vectors() -> Result<ExitCode, String> {
 
 /// Exit status 1 if `failed`, else 0.
 fn failure_if(failed: bool) -> ExitCode {
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::from(u8::from(failed))
 }
 
 fn rare_search(params: &str, limit: u64) -> Result<ExitCode, String> {
@@ -312,6 +308,10 @@ fn select_only(mut checks: Vec<Check>, only: &[String]) -> Result<Vec<Check>, St
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
+    let limit = |default| {
+        args.case_timeout_secs
+            .map_or(default, std::time::Duration::from_secs)
+    };
     let config = Config {
         cases: args.cases,
         e2e_cases: args.e2e_cases,
@@ -320,12 +320,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         report_dir: args.report_dir,
         max_reports: 3,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
-        kernel_timeout: args
-            .case_timeout_secs
-            .map_or(runner::KERNEL_TIMEOUT, std::time::Duration::from_secs),
-        e2e_timeout: args
-            .case_timeout_secs
-            .map_or(runner::E2E_TIMEOUT, std::time::Duration::from_secs),
+        kernel_timeout: limit(runner::KERNEL_TIMEOUT),
+        e2e_timeout: limit(runner::E2E_TIMEOUT),
     };
     let required = match &args.require_backends {
         Some(list) => {
@@ -388,11 +384,8 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         }
     }
     for r in &summary.reports {
-        println!(
-            "report: {}  (replay: cargo run --release -p mldsa-diff -- replay {})",
-            r.display(),
-            r.display()
-        );
+        let replay = mldsa_diff::report::replay_command(r);
+        println!("report: {}  (replay: {replay})", r.display());
     }
     if !summary.uncompared.is_empty() {
         println!(
