@@ -297,7 +297,7 @@ fn file_name(check: &str, implementation: &str, seed: u64, index: usize) -> Stri
     format!("{check}-{implementation}-seed{seed}-case{index}.json")
 }
 
-/// The command that replays the report (or raw input) at `path`.
+/// The command that replays the report at `path`.
 pub fn replay_command(path: &std::path::Path) -> String {
     format!(
         "cargo run --release -p mldsa-diff -- replay {}",

@@ -259,7 +259,11 @@ fn vectors() -> Result<ExitCode, String> {
 
 /// Exit status 1 if `failed`, else 0.
 fn failure_if(failed: bool) -> ExitCode {
-    ExitCode::from(u8::from(failed))
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn rare_search(params: &str, limit: u64) -> Result<ExitCode, String> {

@@ -244,7 +244,8 @@ impl Check {
 
     /// The parameter set whose values (and C symbols) this check uses. For a check over
     /// gamma2s, etas or gamma1s it is the one set with that value, so `params().gamma2` (or
-    /// `.eta`, `.gamma1`) is the variant's value.
+    /// `.eta`, `.gamma1`) is the variant's value; a check over nothing gets ML-DSA-65, whose
+    /// values are not its variant's (a run reads such a value only over its own kind).
     pub fn params(&self) -> Params {
         match self.variant {
             Variant::Set(p) => p,
@@ -301,16 +302,9 @@ impl Check {
         let n = self.poly_inputs();
         let c = self
             .contract()
-            .expect("checks with polynomial inputs have contracts");
-        (0..n)
-            .map(|i| {
-                c.input[if n == 2 && c.input[1] != contract::ANY {
-                    i
-                } else {
-                    0
-                }]
-            })
-            .collect()
+            .expect("a check with polynomial inputs has a contract");
+        let own = n == 2 && c.input[1] != contract::ANY;
+        (0..n).map(|i| c.input[if own { i } else { 0 }]).collect()
     }
 
     pub fn edge_cases(&self) -> usize {
