@@ -1,0 +1,3 @@
+module mldsa-diff/oracle-go
+
+go 1.27
