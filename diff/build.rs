@@ -1,7 +1,10 @@
 //! Records what a mismatch report needs to say about the build (the git commit when built
-//! from a checkout, the rustc version, the target triple, the profile), and compiles
-//! mldsa-native twice from the source the `mldsa-native-rs` crate bundles: its portable C
-//! build and its native build (AVX2 / AArch64 assembly) with the kernel shim.
+//! from a checkout, the rustc version, the target triple, the profile), compiles
+//! mldsa-native twice from the source the `mldsa-native-rs` crate bundles (its portable C
+//! build and its native build, AVX2 / AArch64 assembly, with the kernel shim), and builds
+//! OpenSSL's libcrypto from the source the `openssl-src` crate bundles, with our shim over
+//! its ML-DSA (native builds on Linux x86_64 and aarch64 only: cross builds, the s390x and
+//! emulated aarch64 legs, leave it out, and the harness then has no `openssl`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -112,7 +115,40 @@ fn run(cmd: &str, args: &[&str]) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// Builds OpenSSL's libcrypto (about 90 s on 2 cores) and the shim over its ML-DSA, if this is
+/// a native build on Linux x86_64 or aarch64; says so with the `mldsa_diff_openssl` cfg.
+fn build_openssl() {
+    println!("cargo::rustc-check-cfg=cfg(mldsa_diff_openssl)");
+    let env = |k: &str| std::env::var(k).unwrap_or_default();
+    let native = env("HOST") == env("TARGET");
+    let arch = env("CARGO_CFG_TARGET_ARCH");
+    if !native
+        || env("CARGO_CFG_TARGET_OS") != "linux"
+        || !["x86_64", "aarch64"].contains(&arch.as_str())
+    {
+        return;
+    }
+    let out = PathBuf::from(env("OUT_DIR")).join("openssl");
+    let artifacts = openssl_src::Build::new().out_dir(&out).build();
+    cc::Build::new()
+        .include(artifacts.include_dir())
+        .include("csrc")
+        .flag("-std=c99")
+        .file("csrc/openssl_shim.c")
+        .compile("mldsadiff_openssl_shim");
+    // The shim's archive first, then libcrypto (static), then what libcrypto needs.
+    artifacts.print_cargo_metadata();
+    println!("cargo:rustc-link-lib=dylib=pthread");
+    println!("cargo:rustc-link-lib=dylib=dl");
+    println!("cargo:rustc-cfg=mldsa_diff_openssl");
+    println!(
+        "cargo:rustc-env=MLDSA_DIFF_OPENSSL_VERSION={}",
+        openssl_src::version()
+    );
+}
+
 fn main() {
+    build_openssl();
     let src = mldsa_native_src();
     build_mldsa_native(&src, "mldsadiff_port", false);
     build_mldsa_native(&src, "mldsadiff_nat", true);

@@ -67,7 +67,7 @@ pub fn json(config: &Config, summary: &Summary, reference: &str) -> String {
             json!({
                 "check": r.check, "implementation": r.implementation, "cases": r.cases,
                 "mismatches": r.mismatches, "seconds": r.time.as_secs_f64(),
-                "reference": r.implementation == reference,
+                "reference": r.implementation == reference, "stride": r.stride,
             })
         })
         .collect();

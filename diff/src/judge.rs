@@ -89,6 +89,24 @@ pub fn judge(
                 expected_from: "expected".into(),
             })
         }
+        Some(Expected::Refusal) => {
+            let refusal = Output {
+                verdict: Verdict::Error(String::new()),
+                ..Output::default()
+            };
+            let refused = Output {
+                verdict: match &out.verdict {
+                    Verdict::Error(_) => Verdict::Error(String::new()),
+                    v => v.clone(),
+                },
+                ..out.clone()
+            };
+            exact(check, &refusal, &refused).map(|difference| Judged {
+                difference,
+                expected: refusal,
+                expected_from: "expected (a refusal)".into(),
+            })
+        }
         Some(Expected::Output(want)) => compare(check, &want, out).map(|difference| Judged {
             difference,
             expected: want,

@@ -44,6 +44,8 @@ pub enum Expected {
     Verdict(Verdict),
     /// Exactly this output, compared as the check's contract says.
     Output(Output),
+    /// A refusal to sign, however the API words it (and nothing else in the answer).
+    Refusal,
 }
 
 /// One stated difference (or, for [`Who::Rust`], the answer the specification requires).
@@ -67,7 +69,12 @@ pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
     ..crate::craft::FIPS
 };
 
-pub static KNOWN: [Known; 13] = [
+/// The implementations that decode an expanded secret key without range-checking s1 and s2
+/// (FIPS 204 Alg. 25 has no check; Alg. 7 assumes a key from Alg. 6) and so sign with an
+/// out-of-range key: the two in other processes of this kind (see their entries).
+const SIGN_OUT_OF_RANGE: &[&str] = &["dilithium-py", "zig"];
+
+pub static KNOWN: [Known; 17] = [
     Known {
         checks: &[
             &crafted::VERIFY_CRAFTED,
@@ -146,11 +153,39 @@ pub static KNOWN: [Known; 13] = [
     },
     Known {
         checks: &[&e2e::SIGN_MALFORMED_SK],
+        who: Who::Names(SIGN_OUT_OF_RANGE),
+        deviation: true,
+        reason: "dilithium-py (1.5.1) and Zig's std.crypto ML-DSA (0.17.0) decode s1/s2 as eta - x \
+                 without a range check and sign with the out-of-range coefficient (Wycheproof's \
+                 sign_noseed InvalidPrivateKey cases expect a refusal). Asserted: each signs, and its \
+                 signature is exactly mldsa-native's (portable C) on the same inputs.",
+        expect: |check, case, _| signed_as(&crate::impls::mldsa_native::portable(), check, case),
+    },
+    Known {
+        checks: &[&e2e::SIGN_MALFORMED_SK],
+        who: Who::Named(crate::impls::openssl::NAME),
+        deviation: false,
+        reason: "OpenSSL range-checks s1/s2 when it imports an expanded secret key, as this crate \
+                 does (it queues no error text for it). Asserted: a refusal.",
+        expect: |_, _, _| Expected::Refusal,
+    },
+    Known {
+        checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Named(crate::impls::fips204::NAME),
         deviation: false,
         reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
                  its error, \"Alg 25: s1 or s2 out of range\".",
         expect: |_, _, _| signed(Err("fips204: Alg 25: s1 or s2 out of range".into())),
+    },
+    Known {
+        checks: &[&e2e_extra::SIGN_VARIANTS],
+        who: Who::Named("dilithium-py"),
+        deviation: true,
+        reason: "dilithium-py signs with a key whose s1/s2 lie outside [-eta, eta] through external mu \
+                 and Sign_internal too (its sign_malformed_sk entry). Asserted as for mldsa-native \
+                 (below): for a key in range, the reference's answer; for one out of range, exactly \
+                 the model signer's signature.",
+        expect: out_of_range_key_signed,
     },
     Known {
         checks: &[&e2e_extra::SIGN_VARIANTS],
@@ -182,6 +217,28 @@ pub static KNOWN: [Known; 13] = [
             }
             match crate::craft::sign::consistent(&p, &case.sk) {
                 Some(false) => exactly(mldsa::Error::SecretKeyInconsistent),
+                _ => Expected::Output(reference.clone()),
+            }
+        },
+    },
+    Known {
+        checks: &[&rare::SIGN_RARE, &api::API_SIGN],
+        who: Who::Named(crate::impls::openssl::NAME),
+        deviation: false,
+        reason: "OpenSSL imports an expanded secret key only if its t0 is Power2Round(A s1 + s2)'s and \
+                 its tr is H(rho || t1) (it re-derives both; K cannot be checked), as this crate's \
+                 typed API does; every other signer signs with such a key (sign_rare's ||c t0|| inputs \
+                 carry a made-up t0; api_sign flips bytes of rho, K, tr or t0). Asserted: a refusal, \
+                 however worded, where the model (craft::sign::consistent) finds the key inconsistent \
+                 or out of range, else the reference's signature.",
+        expect: |check, case, reference| {
+            let p = check.params();
+            let whole = case.sk.len() == p.sk_bytes();
+            if whole && !crate::craft::sign::in_range(&p, &case.sk) {
+                return Expected::Refusal;
+            }
+            match crate::craft::sign::consistent(&p, &case.sk) {
+                Some(false) => Expected::Refusal,
                 _ => Expected::Output(reference.clone()),
             }
         },
@@ -377,7 +434,12 @@ fn signed_as(peer: &dyn Oracle, check: Check, case: &Case) -> Expected {
         msg: &case.msg,
         ctx: &case.ctx,
     };
-    match peer.sign(&check.params(), &case.sk, m, &rnd) {
+    match peer.sign(
+        &check.params(),
+        crate::oracle::Key::expanded(&case.sk),
+        m,
+        &rnd,
+    ) {
         Ok(Ok(bytes)) => signed(Ok(bytes)),
         Ok(Err(e)) => signed(Err(format!("{} refused: {e}", peer.name()))),
         Err(Miss::NotOffered) => signed(Err(format!("{} does not take this input", peer.name()))),

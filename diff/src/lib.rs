@@ -18,6 +18,7 @@
 //! * [`runner`]: the seeded run with its table and mismatch reports, and replay.
 //! * [`rng`]: the workspace's getrandom provider, scripting the C code's randomness.
 //! * [`transcript`]: the cross-machine bit-identity digest.
+//! * [`serve`]: one implementation here spoken to over the oracle protocol.
 
 pub mod check;
 pub mod ci;
@@ -34,6 +35,7 @@ pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod runner;
+pub mod serve;
 pub mod source;
 pub mod transcript;
 pub mod vectors;
@@ -46,46 +48,70 @@ pub use oracle::Oracle;
 /// or `all`.
 pub const FUZZ_ORACLES_ENV: &str = "MLDSA_FUZZ_ORACLES";
 
-/// Implementations an end-to-end fuzz target leaves out under `fast`: the two slowest Rust
-/// peers, and a foreign implementation's portable build where its SIMD build runs here.
-/// `scripts/fuzz.sh` replays every target's whole corpus through every implementation after
-/// fuzzing it, so no input is compared with fewer implementations than before.
-pub const SLOW_FOR_FUZZING: &[(&str, Option<&[&str]>)] = &[
-    ("rustcrypto", None),
-    ("fips204", None),
-    ("c-clean", Some(&["c-avx2", "c-aarch64"])),
-    (
-        "mldsa-native",
-        Some(&["mldsa-native-avx2", "mldsa-native-aarch64"]),
-    ),
-    ("libcrux-portable", Some(&["libcrux-avx2", "libcrux-neon"])),
-];
+/// The stated time of one ML-DSA-44 signature above which an implementation is too slow for
+/// libFuzzer's per-input comparison of an end-to-end check (an interpreted one:
+/// dilithium-py states 46 ms).
+pub const FUZZ_SLOW_SIGN_US: u32 = 5_000;
+/// The same for one kernel call (an implementation in another process pays a pipe round trip
+/// per call, a thousand times a kernel's own time here).
+pub const FUZZ_SLOW_KERNEL_US: u32 = 20;
+
+/// The implementations `fast` fuzzing compares on `check`, by what each states of its own
+/// speed ([`oracle::Speed`]): for a kernel check, every one at most [`FUZZ_SLOW_KERNEL_US`]
+/// per call; for an end-to-end check, every one of this crate and, of each other origin (each
+/// other process its own), its fastest one here if that is at most [`FUZZ_SLOW_SIGN_US`] (a
+/// foreign implementation's portable build is left out where its SIMD build runs, and of the
+/// Rust peers only the fastest runs). `scripts/fuzz.sh` replays every target's whole corpus
+/// through every implementation after fuzzing it, so no input is compared with fewer of them.
+pub fn fast_subset(check: Check, all: Vec<Box<dyn Oracle>>) -> Vec<Box<dyn Oracle>> {
+    use model::Provenance;
+    if !check.is_end_to_end() {
+        return all
+            .into_iter()
+            .filter(|o| o.speed().kernel_us <= FUZZ_SLOW_KERNEL_US)
+            .collect();
+    }
+    let group = |o: &dyn Oracle| match o.origin() {
+        Provenance::Process => o.name().to_string(),
+        p => p.describe().to_string(),
+    };
+    // The fastest of its group: none faster, none as fast listed before it.
+    let fastest = |i: usize, o: &dyn Oracle| {
+        let us = o.speed().sign_us;
+        !all.iter().enumerate().any(|(j, x)| {
+            let x_us = x.speed().sign_us;
+            group(x.as_ref()) == group(o) && (x_us < us || (x_us == us && j < i))
+        })
+    };
+    let keep: Vec<bool> = all
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            o.origin() == Provenance::Ours
+                || (o.speed().sign_us <= FUZZ_SLOW_SIGN_US && fastest(i, o.as_ref()))
+        })
+        .collect();
+    all.into_iter()
+        .zip(keep)
+        .filter_map(|(o, k)| k.then_some(o))
+        .collect()
+}
 
 /// The implementations a fuzz target for `check` compares, after proving the C code's
-/// randomness can be scripted (panics with instructions otherwise). Kernel checks: every
-/// one available here. End-to-end checks: with `MLDSA_FUZZ_ORACLES=all` every one, by default
-/// all but [`SLOW_FOR_FUZZING`] (so libFuzzer explores at several times the speed). Any
-/// other value of the variable panics with the accepted ones. Call once per target.
+/// randomness can be scripted (panics with instructions otherwise): with
+/// `MLDSA_FUZZ_ORACLES=all` every one, by default the [`fast_subset`] (so libFuzzer explores
+/// at several times the speed). Any other value of the variable panics with the accepted
+/// ones. Call once per target.
 pub fn fuzz_oracles(check: Check) -> Vec<Box<dyn Oracle>> {
     if let Err(e) = rng::require_scripting() {
         panic!("{e}");
     }
     let all = crate::impls::available();
-    let fast = match std::env::var(FUZZ_ORACLES_ENV).as_deref() {
-        Err(_) | Ok("fast") => true,
-        Ok("all") => false,
+    match std::env::var(FUZZ_ORACLES_ENV).as_deref() {
+        Err(_) | Ok("fast") => fast_subset(check, all),
+        Ok("all") => all,
         Ok(other) => panic!("{FUZZ_ORACLES_ENV}={other:?}: use `fast` (the default) or `all`"),
-    };
-    if !fast || !check.is_end_to_end() {
-        return all;
     }
-    let names: Vec<&str> = all.iter().map(|o| o.name()).collect();
-    let slow = |n: &str| {
-        SLOW_FOR_FUZZING.iter().any(|(s, faster)| {
-            *s == n && faster.is_none_or(|f| f.iter().any(|x| names.contains(x)))
-        })
-    };
-    all.into_iter().filter(|o| !slow(o.name())).collect()
 }
 
 /// What every fuzz target does with its bytes: decode them into an input for `check` (the

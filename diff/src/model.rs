@@ -28,6 +28,11 @@ pub struct Case {
     pub rnd: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
     pub sig: Vec<u8>,
+    /// For signing cases whose secret key is KeyGen_internal(xi)'s: that xi (an implementation
+    /// that signs only with keys it derives from a seed takes it; the validation checks it
+    /// makes `sk`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex::serde")]
+    pub xi: Vec<u8>,
     /// For verify cases: what was done to the valid signature (informational).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -91,6 +96,32 @@ pub enum Fault {
     /// The harness could not state the answer a known difference requires for this input.
     #[error("{0}")]
     Expectation(String),
+    /// An implementation in another process exited (or closed its output) instead of
+    /// answering.
+    #[error("{implementation} exited ({status}) instead of answering; its last stderr: {stderr:?}")]
+    Exited {
+        implementation: String,
+        status: String,
+        stderr: String,
+    },
+    /// An implementation in another process answered with something that is not an answer
+    /// of the protocol (not JSON, a missing field, another request's id).
+    #[error("{implementation} answered a malformed line ({why}): {line:?}")]
+    Malformed {
+        implementation: String,
+        why: String,
+        /// The line, cut to 200 characters.
+        line: String,
+    },
+    /// An implementation answered a key or signature of a length FIPS 204 does not give it.
+    #[error("{implementation} answered a {got}-byte {field}; {set} has {want}")]
+    Length {
+        implementation: String,
+        field: String,
+        set: String,
+        got: usize,
+        want: usize,
+    },
 }
 
 impl Fault {
@@ -229,6 +260,10 @@ pub enum Provenance {
     MldsaNative,
     /// Another Rust implementation (libcrux, RustCrypto `ml-dsa`, `fips204`).
     RustPeer,
+    /// OpenSSL's C code, built from the `openssl-src` crate's bundled source.
+    OpenSsl,
+    /// A program of its own, spoken to over the oracle protocol (`diff/oracles/PROTOCOL.md`).
+    Process,
 }
 
 impl Provenance {
@@ -239,6 +274,8 @@ impl Provenance {
             Provenance::PqClean => "PQClean C",
             Provenance::MldsaNative => "mldsa-native C",
             Provenance::RustPeer => "Rust peer",
+            Provenance::OpenSsl => "OpenSSL C",
+            Provenance::Process => "another process",
         }
     }
 }

@@ -21,6 +21,33 @@ pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time limit of one end-to-end case on one implementation.
 pub const E2E_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The time one implementation is given per check, by its stated speed
+/// ([`crate::oracle::Speed`]): an implementation whose every case would take longer runs the
+/// check's edge cases and every k-th of the others, k the smallest that fits (the table's
+/// `cases` column shows how many it ran). Every implementation built in states a speed that
+/// runs every case at the default counts; an interpreted one (dilithium-py, 46 ms per
+/// signature) runs a sample.
+pub const END_TO_END_BUDGET: Duration = Duration::from_millis(500);
+/// [`END_TO_END_BUDGET`] for a kernel check.
+pub const KERNEL_BUDGET: Duration = Duration::from_millis(250);
+
+/// Every how many of `check`'s cases after its edge cases an implementation of speed `s`
+/// runs, out of `n` (1: all).
+pub fn stride(check: Check, n: usize, s: crate::oracle::Speed) -> usize {
+    let (us, budget) = if check.is_end_to_end() {
+        (s.sign_us, END_TO_END_BUDGET)
+    } else {
+        (s.kernel_us, KERNEL_BUDGET)
+    };
+    let fit = (budget.as_micros() as usize / (us as usize).max(1)).max(1);
+    n.saturating_sub(check.edge_cases()).div_ceil(fit).max(1)
+}
+
+/// Whether case `index` of `check` is one an implementation with `stride` runs.
+fn sampled(check: Check, index: usize, stride: usize) -> bool {
+    index < check.edge_cases() || (index - check.edge_cases()).is_multiple_of(stride)
+}
+
 /// Settings of one `check` run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -59,6 +86,8 @@ pub struct Row {
     pub mismatches: usize,
     /// Time spent in this implementation.
     pub time: Duration,
+    /// It ran the edge cases and every `stride`-th other case ([`stride`]; 1: every case).
+    pub stride: usize,
 }
 
 /// The outcome of a run.
@@ -207,17 +236,22 @@ fn run_from(
                     cases: 0,
                     mismatches: 0,
                     time: Duration::ZERO,
+                    stride: stride(check, n, o.speed()),
                 })
                 .collect();
             sh.reports_left = vec![config.max_reports; oracles.len()];
         }
+        let strides: Vec<usize> = oracles
+            .iter()
+            .map(|o| stride(check, n, o.speed()))
+            .collect();
         let cases = crate::check::cases(check, config.seed).enumerate();
         for (index, case) in cases.take(n).skip(first) {
             let case = Arc::new(case);
             *lock(&watch.case) = Some((pos, index, case.clone()));
             let mut outputs: Vec<(Option<Output>, Duration)> = Vec::with_capacity(oracles.len());
             for (i, o) in oracles.iter().enumerate() {
-                if excluded[i] {
+                if excluded[i] || !sampled(check, index, strides[i]) {
                     outputs.push((None, Duration::ZERO));
                     continue;
                 }
@@ -320,19 +354,75 @@ fn run_from(
     Ok(())
 }
 
-/// Runs `config.checks` over `oracles` (the first is the reference). The run goes on a
+/// Runs `config.checks` over `oracles` (the first is the reference). The implementations in
+/// other processes ([`Provenance::Process`]: their work is done on another core while this
+/// process waits for their answers) run in a second run of their own, with the reference,
+/// beside the run of the others, and the two summaries are merged: the run takes about as
+/// long as the longer of the two instead of their sum. A mismatch's witnesses are then the
+/// implementations of its own run.
+pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
+    let Some(reference) = oracles.first() else {
+        return Err("no implementations".into());
+    };
+    let (apart, here): (Vec<_>, Vec<_>) = oracles[1..]
+        .iter()
+        .cloned()
+        .partition(|o| o.origin() == Provenance::Process);
+    if apart.is_empty() {
+        return run_one(config, oracles);
+    }
+    let with_reference = |v: Vec<Arc<dyn Oracle>>| [vec![reference.clone()], v].concat();
+    let (here, apart) = (with_reference(here), with_reference(apart));
+    let quiet = Config {
+        progress: false,
+        ..config.clone()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let b = s.spawn(|| run_one(&quiet, &apart));
+        let a = run_one(config, &here);
+        let b = b
+            .join()
+            .unwrap_or_else(|_| Err("the run of the other processes panicked".into()));
+        (a, b)
+    });
+    Ok(merge(config, a?, b?))
+}
+
+/// One summary of two runs over the same checks, each with the reference first: every check's
+/// rows of the first, then the second's but its reference row.
+fn merge(config: &Config, a: Summary, b: Summary) -> Summary {
+    let mut rows = Vec::with_capacity(a.rows.len() + b.rows.len());
+    for check in &config.checks {
+        let name = check.name();
+        rows.extend(a.rows.iter().filter(|r| r.check == name).cloned());
+        rows.extend(b.rows.iter().filter(|r| r.check == name).skip(1).cloned());
+    }
+    Summary {
+        rows,
+        reports: [a.reports, b.reports].concat(),
+        findings: [a.findings, b.findings].concat(),
+        uncompared: a
+            .uncompared
+            .into_iter()
+            .filter(|c| b.uncompared.contains(c))
+            .collect(),
+    }
+}
+
+/// [`run`] over one group of implementations. The run goes on a
 /// thread of its own while this one watches it: a call that exceeds the case time limit is
 /// written as a hang report (kind "hang", with its input) and counted as a mismatch; the
 /// stuck thread is abandoned and a new one goes on from that case, without that
 /// implementation for the rest of that check (with the next check, if the reference hung). The
 /// normal path costs two atomic stores per call.
-pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
+fn run_one(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
     if oracles.is_empty() {
         return Err("no implementations".into());
     }
     if oracles.iter().any(|o| o.origin() == Provenance::PqClean) {
         crate::rng::require_scripting()?;
     }
+    crate::impls::process::set_time_limits(config.kernel_timeout, config.e2e_timeout);
     let shared = Arc::new(Mutex::new(Shared::default()));
     let started = Instant::now();
     let mut start = Start {

@@ -58,6 +58,8 @@ fn put_polys(h: &mut Sha3_256, polys: &[Vec<i32>], norm: impl Fn(i32) -> i32) {
     }
 }
 
+/// Every field but `xi`: a signing case's xi is checked to make its `sk` (which is hashed), so
+/// the digests committed before cases carried it still hold.
 fn hash_case(h: &mut Sha3_256, case: &Case) {
     put_polys(h, &case.polys, |x| x);
     for field in [

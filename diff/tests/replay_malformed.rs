@@ -75,7 +75,9 @@ fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
     if name.starts_with("api_") {
         return match field {
             "pk" | "sig" => name == "api_verify_{set}",
-            "sk" => name == "api_sign_{set}",
+            // A key with its seed must stay KeyGen_internal(xi)'s; the seed may be dropped.
+            "sk" => name == "api_sign_{set}" && case.xi.is_empty(),
+            "xi" => c == Change::Empty,
             "msg" | "ctx" => true,
             _ => false,
         };
@@ -95,6 +97,7 @@ fn free(check: Check, field: &str, c: Change, case: &Case) -> bool {
         "ctx" if verify => true,
         "ctx" if signs => c != Change::Long || case.ctx.len() < 255,
         "rnd" => verify && c == Change::Empty,
+        "xi" => c == Change::Empty,
         // rej_uniform takes whole 3-byte groups up to 840 bytes, rej_eta any length up to 272.
         "bytes" if name == "rej_uniform" => c == Change::Empty,
         "bytes" if name == "rej_eta{eta}" => c != Change::Long || case.bytes.len() < 272,
@@ -127,7 +130,7 @@ fn malformed_reports_are_refused_with_a_clear_error_and_never_panic() {
                     variants.push((format!("polys[{i}] {ch:?}"), m, false));
                 }
             }
-            for field in ["bytes", "pk", "sk", "msg", "ctx", "rnd", "sig"] {
+            for field in ["bytes", "pk", "sk", "msg", "ctx", "rnd", "sig", "xi"] {
                 let mut m = valid.clone();
                 let v = match field {
                     "bytes" => &mut m.bytes,
@@ -136,7 +139,8 @@ fn malformed_reports_are_refused_with_a_clear_error_and_never_panic() {
                     "msg" => &mut m.msg,
                     "ctx" => &mut m.ctx,
                     "rnd" => &mut m.rnd,
-                    _ => &mut m.sig,
+                    "sig" => &mut m.sig,
+                    _ => &mut m.xi,
                 };
                 if resize(v, ch) {
                     let ok = free(check, field, ch, &valid);

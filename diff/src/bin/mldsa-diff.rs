@@ -19,6 +19,14 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Also compare an implementation in another process, in any language, that speaks the
+    /// oracle protocol (diff/oracles/PROTOCOL.md): NAME=COMMAND (a shell command). Repeatable.
+    #[arg(long = "oracle", global = true, value_name = "NAME=COMMAND")]
+    oracles: Vec<mldsa_diff::impls::process::Spec>,
+    /// Also compare the implementations of this file's NAME=COMMAND lines (as --oracle).
+    /// The MLDSA_DIFF_ORACLES environment variable names one for every command and fuzz target.
+    #[arg(long = "oracles", global = true, value_name = "FILE")]
+    oracle_files: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -158,6 +166,12 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+    /// Speak the oracle protocol (diff/oracles/PROTOCOL.md) on stdin and stdout with one
+    /// implementation here, so that another harness can ask it as this one asks an adapter.
+    Serve {
+        /// The implementation (see `mldsa-diff list`).
+        implementation: String,
+    },
     /// Print the planted bug a check's fuzz target is measured against (see scripts/fuzz.sh).
     #[command(hide = true)]
     PlantedBug {
@@ -198,7 +212,18 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
-    if let Ok(name) = std::env::var(mldsa_diff::impls::PLANTED_ENV) {
+    let mut specs = cli.oracles;
+    for f in &cli.oracle_files {
+        specs.extend(
+            mldsa_diff::impls::process::read_specs(f).map_err(|e| format!("--oracles {e}"))?,
+        );
+    }
+    mldsa_diff::impls::process::add(specs)?;
+    // `serve` offers built-in implementations only, never planted (the harness asking it
+    // plants its own).
+    let serving = matches!(cli.command, Command::Serve { .. });
+    let planted = std::env::var(mldsa_diff::impls::PLANTED_ENV).ok();
+    if let Some(name) = planted.filter(|_| !serving) {
         // An unknown name is an error here, before any subcommand runs.
         impls::available_checked()?;
         eprintln!(
@@ -239,8 +264,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())
             .map(failure_if),
         Command::RareSearch { params, limit } => rare_search(&params, limit),
+        Command::Serve { implementation } => serve(&implementation),
         Command::Vectors => vectors(),
     }
+}
+
+fn serve(name: &str) -> Result<ExitCode, String> {
+    let all = impls::built_in();
+    let o = all.iter().find(|o| o.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|o| o.name()).collect();
+        format!(
+            "no implementation {name:?} here (available: {})",
+            names.join(", ")
+        )
+    })?;
+    let stdin = std::io::stdin().lock();
+    mldsa_diff::serve::serve(o.as_ref(), stdin, std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn vectors() -> Result<ExitCode, String> {
@@ -371,6 +411,19 @@ fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
         "\n{comparisons} comparisons against the reference in {seconds:.1}s; {} mismatches",
         summary.mismatches()
     );
+    let mut sampled: Vec<(&str, usize)> = Vec::new();
+    for r in summary.rows.iter().filter(|r| r.stride > 1) {
+        match sampled.iter_mut().find(|(n, _)| *n == r.implementation) {
+            Some((_, k)) => *k = (*k).max(r.stride),
+            None => sampled.push((&r.implementation, r.stride)),
+        }
+    }
+    for (name, k) in sampled {
+        println!(
+            "{name} is slow by its own statement: it ran each check's edge cases and every k-th \
+             other case (k up to {k}; `cases` above)"
+        );
+    }
     for f in summary.findings.iter().filter(|f| f.hang) {
         let (check, imp) = (&f.check, &f.implementation);
         println!(

@@ -6,7 +6,7 @@
 //! differences in `known.rs`.
 
 use super::def::{Answer, Check, Def, Takes, slots};
-use super::e2e::{case_keys, maker, pure, signed, verdict};
+use super::e2e::{Keys, case_keys, key, maker, pure, signed, verdict};
 use super::e2e_extra::{PRE_HASH, PRE_HASHED};
 use super::inputs::{bytes_array, fill_or_random, pick};
 use crate::model::Case;
@@ -99,7 +99,7 @@ fn message(src: &mut dyn Source, case: &mut Case, index: usize, edge: bool) -> D
 
 fn generate_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
-    let (mut pk, sk) = case_keys(&p, index, edge, src)?;
+    let Keys { mut pk, sk, .. } = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
     message(src, &mut case, index, edge)?;
     let rnd = fill_or_random(src, edge.then_some(0), 32)?;
@@ -111,10 +111,11 @@ fn generate_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source)
         signer.ctx = src.bytes(n)?;
     }
     let ours = crate::impls::ours::oracle(maker()).expect("maker() is available");
-    let mut sig = match api_msg(&signer).map(|m| ours.sign(&p, &sk, m, &rnd)) {
-        Some(Ok(Ok(sig))) => sig,
-        _ => vec![0; p.sig_bytes()],
-    };
+    let mut sig =
+        match api_msg(&signer).map(|m| ours.sign(&p, crate::oracle::Key::expanded(&sk), m, &rnd)) {
+            Some(Ok(Ok(sig))) => sig,
+            _ => vec![0; p.sig_bytes()],
+        };
     let mut notes = vec![case.note.trim().to_string()];
     if signer.ctx != case.ctx {
         notes.push("signed under another context".into());
@@ -132,7 +133,7 @@ fn generate_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source)
 
 fn generate_sign(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = check.params();
-    let (_, mut sk) = case_keys(&p, index, edge, src)?;
+    let Keys { xi, mut sk, .. } = case_keys(&p, index, edge, src)?;
     let mut case = Case::default();
     message(src, &mut case, index, edge)?;
     let zero_rnd = edge || src.chance(1, 4)?;
@@ -143,7 +144,7 @@ fn generate_sign(check: Check, index: usize, edge: bool, src: &mut dyn Source) -
         // tr or t0 changed make a key in range that its public key no longer matches.
         let s_end = 128 + (p.l + p.k) * p.eta.poly_eta_bytes();
         match src.int_in(0, 7)? {
-            0..=4 => {}
+            0..=4 => case.xi = xi,
             5 | 6 => {
                 let at = if src.chance(1, 2)? {
                     src.int_in(0, 127)?
@@ -201,11 +202,14 @@ pub static API_SIGN: Def = Def {
     run: |o, check, case| {
         let rnd = bytes_array(&case.rnd)?;
         let m = api_msg(case)?;
-        answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
+        answered(o.sign(&check.params(), key(case)?, m, &rnd), signed)
     },
     // sign_variants' fields, of any lengths but rnd's.
     takes: Takes {
-        valid: |_, case| super::e2e::length("rnd", case.rnd.len(), 32),
+        valid: |check, case| {
+            super::e2e::length("rnd", case.rnd.len(), 32)?;
+            super::e2e::seed_makes_key(check, case)
+        },
         ..super::e2e_extra::SIGN_VARIANTS.takes
     },
     answer: Answer::SignatureOrRefusal,

@@ -142,6 +142,7 @@ pub enum Slot {
     Ctx,
     Rnd,
     Sig,
+    Xi,
 }
 
 /// Whether a [`Case`] has a field set.
@@ -149,7 +150,7 @@ pub type IsSet = fn(&Case) -> bool;
 
 impl Slot {
     /// Every field, with its name in reports and whether a case has it set.
-    pub const ALL: [(Slot, &'static str, IsSet); 9] = [
+    pub const ALL: [(Slot, &'static str, IsSet); 10] = [
         (Slot::Polys, "polys", |c| !c.polys.is_empty()),
         (Slot::Bytes, "bytes", |c| !c.bytes.is_empty()),
         (Slot::Scalar, "scalar", |c| c.scalar != 0),
@@ -159,6 +160,7 @@ impl Slot {
         (Slot::Ctx, "ctx", |c| !c.ctx.is_empty()),
         (Slot::Rnd, "rnd", |c| !c.rnd.is_empty()),
         (Slot::Sig, "sig", |c| !c.sig.is_empty()),
+        (Slot::Xi, "xi", |c| !c.xi.is_empty()),
     ];
 }
 

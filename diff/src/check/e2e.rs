@@ -5,7 +5,7 @@
 use super::def::{Answer, Check, Def, Family, Over, Takes, slots};
 use super::inputs::{bytes_array, fill_or_random, fixed_or_random, pick};
 use crate::model::{Case, Output, Verdict};
-use crate::oracle::{Msg, Oracle, Signed, Verified, answered};
+use crate::oracle::{Key, Msg, Oracle, Signed, Verified, answered};
 use crate::source::{Drawn, Source};
 use mldsa::{BackendKind, Params, raw};
 
@@ -22,16 +22,33 @@ pub fn maker() -> BackendKind {
     BackendKind::best()
 }
 
+/// A key pair and the seed it was made from.
+#[derive(Clone, Debug)]
+pub struct Keys {
+    pub xi: Vec<u8>,
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+}
+
 /// The key pair of case `index`: from xi = index repeated for an edge case, else
 /// from 32 bytes of `src`.
-pub fn case_keys(
-    p: &Params,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Drawn<(Vec<u8>, Vec<u8>)> {
+pub fn case_keys(p: &Params, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Keys> {
     let xi = fill_or_random(src, edge.then_some(index as u8), 32)?;
-    Ok(keygen(p, &xi))
+    let (pk, sk) = keygen(p, &xi);
+    Ok(Keys { xi, pk, sk })
+}
+
+/// The signing key of a case: its `sk`, with its `xi` where it has one (of 32 bytes).
+pub(crate) fn key(case: &Case) -> Option<Key<'_>> {
+    let xi = match case.xi.len() {
+        0 => None,
+        _ => Some(bytes_array_ref(&case.xi)?),
+    };
+    Some(Key { sk: &case.sk, xi })
+}
+
+fn bytes_array_ref(b: &[u8]) -> Option<&[u8; 32]> {
+    b.try_into().ok()
 }
 
 /// The last few results of a pure function, per thread (the generator helpers here, the
@@ -147,7 +164,10 @@ pub(super) fn pure(case: &Case) -> Msg<'_> {
 /// Signs a pure case.
 fn sign_run(o: &dyn Oracle, check: Check, case: &Case) -> Option<Output> {
     let rnd = bytes_array(&case.rnd)?;
-    answered(o.sign(&check.params(), &case.sk, pure(case), &rnd), signed)
+    answered(
+        o.sign(&check.params(), key(case)?, pure(case), &rnd),
+        signed,
+    )
 }
 
 /// Verifies a pure case.
@@ -167,17 +187,32 @@ pub(super) fn length(f: &str, have: usize, want: usize) -> Result<(), String> {
     }
 }
 
+/// A case's xi, if it has one, is 32 bytes and makes its sk (KeyGen_internal, with
+/// [`maker`]): an implementation given both may sign with the key it derives from xi.
+pub(super) fn seed_makes_key(check: Check, case: &Case) -> Result<(), String> {
+    if case.xi.is_empty() {
+        return Ok(());
+    }
+    length("xi", case.xi.len(), 32)?;
+    if keygen(&check.params(), &case.xi).1 != case.sk {
+        return Err("sk is not KeyGen_internal(xi)'s secret key".into());
+    }
+    Ok(())
+}
+
 /// What a signing case reads: the expanded secret key (of the set's length: the C code reads
-/// a fixed size), the message, a context of at most 255 bytes and a 32-byte rnd.
+/// a fixed size) and the seed it was made from if the case knows it, the message, a context
+/// of at most 255 bytes and a 32-byte rnd.
 pub(super) const SIGNING: Takes = Takes {
-    slots: slots![Sk, Msg, Ctx, Rnd],
+    slots: slots![Sk, Xi, Msg, Ctx, Rnd],
     valid: signing,
 };
 
-/// The lengths a signing case must have.
+/// The lengths a signing case must have, and its xi (if it has one) must make its sk.
 pub(super) fn signing(check: Check, case: &Case) -> Result<(), String> {
     length("sk", case.sk.len(), check.params().sk_bytes())?;
     length("rnd", case.rnd.len(), 32)?;
+    seed_makes_key(check, case)?;
     if case.ctx.len() > 255 {
         return Err(format!(
             "ctx has {} bytes; a signing context has at most 255",
@@ -299,15 +334,10 @@ pub(super) fn flip(
 
 /// The part of a Sign, Verify or SignMalformedKey case they share (keys, message, context,
 /// rnd, drawn in that order), and the key pair.
-fn common(
-    check: Check,
-    index: usize,
-    edge: bool,
-    src: &mut dyn Source,
-) -> Drawn<(Case, Vec<u8>, Vec<u8>)> {
+fn common(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<(Case, Keys)> {
     let p = &check.params();
     let mut case = Case::default();
-    let (pk, sk) = case_keys(p, index, edge, src)?;
+    let keys = case_keys(p, index, edge, src)?;
     let msg_len = if edge {
         [0, 1, 1000][index]
     } else if src.chance(1, 8)? {
@@ -326,19 +356,23 @@ fn common(
     case.ctx = fill_or_random(src, edge.then_some(0x63), ctx_len as usize)?;
     let zero_rnd = edge || src.chance(1, 4)?;
     case.rnd = fill_or_random(src, zero_rnd.then_some(0), 32)?;
-    Ok((case, pk, sk))
+    Ok((case, keys))
 }
 
-/// A Sign case: the key pair's secret key.
+/// A Sign case: the key pair's secret key and its seed.
 fn gen_sign(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
-    let (case, _, sk) = common(check, index, edge, src)?;
-    Ok(Case { sk, ..case })
+    let (case, keys) = common(check, index, edge, src)?;
+    Ok(Case {
+        sk: keys.sk,
+        xi: keys.xi,
+        ..case
+    })
 }
 
 /// A SignMalformedKey case: one packed s1 or s2 coefficient set outside [0, 2 eta].
 fn gen_malformed_sk(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
-    let (mut case, _, mut sk) = common(check, index, edge, src)?;
+    let (mut case, Keys { mut sk, .. }) = common(check, index, edge, src)?;
     // Set one packed s1 or s2 coefficient to a value outside [0, 2 eta].
     let eb = p.eta.poly_eta_bytes();
     let in_s2 = !edge && src.chance(1, 2)?;
@@ -382,7 +416,7 @@ fn gen_malformed_sk(check: Check, index: usize, edge: bool, src: &mut dyn Source
 /// A Verify case: a valid signature, kept or mutated.
 fn gen_verify(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
-    let (mut case, mut pk, sk) = common(check, index, edge, src)?;
+    let (mut case, Keys { mut pk, sk, .. }) = common(check, index, edge, src)?;
     // If the reference itself cannot sign (a faulty kernel), verify an all-zero
     // signature instead: the sign checks report the fault.
     let mut sig =

@@ -3,7 +3,7 @@
 //! [`super::e2e`] these are what the peers (mldsa-native, the Rust implementations) answer.
 
 use super::def::{Answer, Check, Def, Takes, slots};
-use super::e2e::{case_keys, sign, signed};
+use super::e2e::{case_keys, key, sign, signed};
 use super::inputs::{bytes_array, fill_or_random, pick};
 use crate::model::Case;
 use crate::oracle::{Msg, answered};
@@ -52,7 +52,7 @@ pub(super) fn variant_case(
     src: &mut dyn Source,
 ) -> Drawn<(Vec<u8>, Case)> {
     let p = &check.params();
-    let (pk, sk) = case_keys(p, index, edge, src)?;
+    let keys = case_keys(p, index, edge, src)?;
     let mode = if edge {
         [PRE_HASH, EXTERNAL_MU, INTERNAL][index % 3]
     } else {
@@ -65,7 +65,8 @@ pub(super) fn variant_case(
     };
     let zero_rnd = edge || src.chance(1, 4)?;
     let mut case = Case {
-        sk,
+        sk: keys.sk,
+        xi: keys.xi,
         scalar: mode,
         rnd: fill_or_random(src, zero_rnd.then_some(0), 32)?,
         ..Case::default()
@@ -97,19 +98,19 @@ pub(super) fn variant_case(
             case.note = "Sign_internal on M' as given".into();
         }
     }
-    Ok((pk, case))
+    Ok((keys.pk, case))
 }
 
 pub static SIGN_VARIANTS: Def = Def {
     generate: |check, index, edge, src| Ok(variant_case(check, index, edge, src)?.1),
     takes: Takes {
-        slots: slots![Sk, Msg, Ctx, Rnd, Bytes, Scalar],
+        slots: slots![Sk, Xi, Msg, Ctx, Rnd, Bytes, Scalar],
         valid: super::e2e::signing,
     },
     run: |o, check, case| {
         let rnd = bytes_array(&case.rnd)?;
         let m = variant_msg(case)?;
-        answered(o.sign(&check.params(), &case.sk, m, &rnd), signed)
+        answered(o.sign(&check.params(), key(case)?, m, &rnd), signed)
     },
     ..super::e2e::e2e(
         "sign_variants_{set}",
@@ -138,7 +139,7 @@ pub const HOSTILE_EDITS: [&str; 9] = [
 
 fn generate_hostile(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
     let p = &check.params();
-    let (mut pk, sk) = case_keys(p, index, edge, src)?;
+    let super::e2e::Keys { mut pk, sk, .. } = case_keys(p, index, edge, src)?;
     let (msg_len, ctx_len) = if edge {
         (3, 0)
     } else {

@@ -38,6 +38,7 @@ fn generate(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Dra
         .filter(|o| o.verdict == Verdict::Signed)
         .map_or_else(|| vec![0; p.sig_bytes()], |o| o.bytes);
     case.sk = Vec::new();
+    case.xi = Vec::new();
     let edit = if edge || src.chance(1, 2)? {
         0
     } else {

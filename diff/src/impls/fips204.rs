@@ -4,7 +4,9 @@
 #![allow(deprecated)] // `sign_mu`/`sign_internal`/`verify_*` are its deprecated ACVP hooks
 
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, digest, offered};
+use crate::oracle::{
+    Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified, accepted, digest, offered,
+};
 use fips204::traits::{KeyGen, SerDes, Signer, Verifier};
 use mldsa::Params;
 
@@ -112,10 +114,14 @@ impl Oracle for Fips204 {
     fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
+    fn speed(&self) -> Speed {
+        Speed::native(450)
+    }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(Ok(by_set!(p, keygen(xi))))
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         offered(by_set!(p, sign(sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {

@@ -3,7 +3,7 @@
 //! HashML-DSA with SHAKE128 (the only pre-hash it offers); no external mu.
 
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, offered};
+use crate::oracle::{Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified, accepted, offered};
 use libcrux_ml_dsa::{MLDSASignature, MLDSASigningKey, MLDSAVerificationKey};
 use mldsa::Params;
 use mldsa::prehash::PreHash;
@@ -152,10 +152,20 @@ impl Oracle for Libcrux {
     fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
+    fn speed(&self) -> Speed {
+        match self {
+            Libcrux::Portable => Speed::native(350),
+            #[cfg(target_arch = "x86_64")]
+            Libcrux::Avx2 => Speed::native(110),
+            #[cfg(target_arch = "aarch64")]
+            Libcrux::Neon => Speed::native(150),
+        }
+    }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(Ok((self.fns(p).0)(xi)))
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         offered(offers(m).then(|| (self.fns(p).1)(sk, m, rnd)).flatten())
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {

@@ -21,8 +21,10 @@ pub mod fips204;
 pub mod guard;
 pub mod libcrux;
 pub mod mldsa_native;
+pub mod openssl;
 pub mod ours;
 pub mod pqclean;
+pub mod process;
 pub mod rustcrypto;
 
 use crate::oracle::{Oracle, Planted};
@@ -34,20 +36,25 @@ pub const NEON_PLAIN: &str = "neon-plain";
 /// the instances this machine runs.
 struct Entry {
     names: fn() -> Vec<&'static str>,
-    here: fn() -> Vec<Box<dyn Oracle>>,
+    here: fn() -> Result<Oracles, String>,
 }
+
+/// Implementations, in table order.
+pub type Oracles = Vec<Box<dyn Oracle>>;
 
 /// Every implementation, in table order (the reference first): one line each.
 #[rustfmt::skip]
-const REGISTRY: [Entry; 8] = [
-    Entry { names: ours::names, here: ours::oracles },
-    Entry { names: || vec![NEON_PLAIN], here: neon_plain },
-    Entry { names: || vec![ours::TYPED], here: || vec![Box::new(ours::Typed)] },
-    Entry { names: pqclean::names, here: pqclean::oracles },
-    Entry { names: || mldsa_native::NAMES.to_vec(), here: mldsa_native::oracles },
-    Entry { names: || libcrux::NAMES.to_vec(), here: libcrux::oracles },
-    Entry { names: || vec![rustcrypto::NAME], here: || vec![Box::new(rustcrypto::RustCrypto)] },
-    Entry { names: || vec![fips204::NAME], here: || vec![Box::new(fips204::Fips204)] },
+const REGISTRY: [Entry; 10] = [
+    Entry { names: ours::names, here: || Ok(ours::oracles()) },
+    Entry { names: || vec![NEON_PLAIN], here: || Ok(neon_plain()) },
+    Entry { names: || vec![ours::TYPED], here: || Ok(vec![Box::new(ours::Typed)]) },
+    Entry { names: pqclean::names, here: || Ok(pqclean::oracles()) },
+    Entry { names: || mldsa_native::NAMES.to_vec(), here: || Ok(mldsa_native::oracles()) },
+    Entry { names: || libcrux::NAMES.to_vec(), here: || Ok(libcrux::oracles()) },
+    Entry { names: || vec![rustcrypto::NAME], here: || Ok(vec![Box::new(rustcrypto::RustCrypto)]) },
+    Entry { names: || vec![fips204::NAME], here: || Ok(vec![Box::new(fips204::Fips204)]) },
+    Entry { names: || vec![openssl::NAME], here: || Ok(openssl::oracles()) },
+    Entry { names: process::names, here: process::oracles },
 ];
 
 /// Every implementation name the harness knows, whether or not this machine has it.
@@ -82,10 +89,33 @@ pub fn available() -> Vec<Box<dyn Oracle>> {
     available_checked().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The implementations built into this harness (every registry line but the other
+/// processes'), none planted: what `mldsa-diff serve` offers.
+pub fn built_in() -> Vec<Box<dyn Oracle>> {
+    REGISTRY[..REGISTRY.len() - 1]
+        .iter()
+        .flat_map(|e| (e.here)().unwrap_or_default())
+        .collect()
+}
+
 /// [`available`], or the error of a [`PLANTED_ENV`] naming no implementation.
 pub fn available_checked() -> Result<Vec<Box<dyn Oracle>>, String> {
-    let v: Vec<Box<dyn Oracle>> = REGISTRY.iter().flat_map(|e| (e.here)()).collect();
+    let mut v: Vec<Box<dyn Oracle>> = Vec::new();
+    for e in &REGISTRY {
+        v.extend((e.here)()?);
+    }
     let names: Vec<&str> = v.iter().map(|o| o.name()).collect();
+    if let Some(dup) = names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].contains(n))
+    {
+        return Err(format!(
+            "two implementations are named {:?}: an oracle of another process must not take \
+             a built-in implementation's name",
+            dup.1
+        ));
+    }
     let Some(planted) = planted_requested(&names)? else {
         return Ok(v);
     };

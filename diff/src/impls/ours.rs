@@ -6,7 +6,7 @@
 
 use super::guard::{Element, Guarded, checked};
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, offered};
+use crate::oracle::{Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified, offered};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
 use mldsa::params::{
     Eta, Gamma1, Gamma2, K_MAX, L_MAX, MlDsa44, MlDsa65, MlDsa87, N, ParameterSet,
@@ -121,6 +121,13 @@ impl<B: Backend> Oracle for Ours<B> {
     }
     fn origin(&self) -> Provenance {
         Provenance::Ours
+    }
+    fn speed(&self) -> Speed {
+        Speed::native(if B::KIND == mldsa::BackendKind::Portable {
+            300
+        } else {
+            80
+        })
     }
     fn ntt(&self, _: &Params, a: Poly) -> Got<Poly> {
         self.in_place("ntt", a, |b, a| {
@@ -290,7 +297,8 @@ impl<B: Backend> Oracle for Ours<B> {
                 .map_err(|e| e.to_string()),
         )
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         let kind = self.whole_scheme()?;
         Self::signature(p, |sig| {
             m_prime(
@@ -402,6 +410,9 @@ impl Oracle for Typed {
     fn origin(&self) -> Provenance {
         Provenance::Ours
     }
+    fn speed(&self) -> Speed {
+        Speed::native(100)
+    }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         fn pair<P: ParameterSet>(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
             let sk = mldsa::SigningKey::<P>::from_seed(xi);
@@ -410,7 +421,8 @@ impl Oracle for Typed {
         }
         Ok(Ok(per_set!(p, pair(xi))))
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         Ok(per_set!(p, Typed::sign_with(sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {

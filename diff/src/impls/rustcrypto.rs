@@ -8,7 +8,7 @@
 #![allow(deprecated)] // `from_expanded`/`to_expanded`: the expanded key format is what is compared
 
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Msg, Oracle, Signed, Verified, accepted, offered};
+use crate::oracle::{Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified, accepted, offered};
 use ml_dsa::signature::rand_core::{TryCryptoRng, TryRng};
 use ml_dsa::{
     EncodedVerifyingKey, ExpandedSigningKey, ExpandedSigningKeyBytes, MlDsa44, MlDsa65, MlDsa87,
@@ -102,10 +102,14 @@ impl Oracle for RustCrypto {
     fn origin(&self) -> Provenance {
         Provenance::RustPeer
     }
+    fn speed(&self) -> Speed {
+        Speed::native(500)
+    }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(Ok(per_set!(p, keygen(xi))))
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         offered(per_set!(p, sign(p, sk, m, rnd)))
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {

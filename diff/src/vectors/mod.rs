@@ -58,6 +58,7 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
             match (k.expect)(v.check, &v.case, &reference) {
                 Expected::Output(want) => crate::judge::compare(v.check, &want, &out).is_none(),
                 Expected::Verdict(want) => want.kind() == out.verdict.kind(),
+                Expected::Refusal => meets(&Want::Refuse, &out),
             }
         });
     if stated == Some(true) {

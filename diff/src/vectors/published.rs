@@ -70,14 +70,14 @@ pub fn acvp_vectors(dir: &Path) -> Result<Vec<Vector>, String> {
             let p = c.params()?;
             // Seed-format keys (tr1): the expanded key is KeyGen_internal's, whose own
             // vectors (keyGen, above) every implementation is judged on.
-            let sk = if c.str_field("keyFormat") == "seed" {
+            let (sk, xi) = if c.str_field("keyFormat") == "seed" {
                 let xi = c.hex("seed")?;
                 if xi.len() != 32 {
                     return Err(format!("{}: seed is not 32 bytes", c.id()));
                 }
-                crate::check::e2e::keygen(&p, &xi).1
+                (crate::check::e2e::keygen(&p, &xi).1, xi)
             } else {
-                c.hex("sk")?
+                (c.hex("sk")?, Vec::new())
             };
             let (stem, scalar, bytes, msg, ctx, iface) = acvp_msg(c, false)?;
             v.push(Vector {
@@ -86,6 +86,7 @@ pub fn acvp_vectors(dir: &Path) -> Result<Vec<Vector>, String> {
                 check: check(stem, &p)?,
                 case: Case {
                     sk,
+                    xi,
                     scalar,
                     bytes,
                     msg,
@@ -136,7 +137,7 @@ pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), Stri
                 return Err(format!("{} {id}: an acceptable case", spec.name));
             }
             let valid = c.result == WExpected::Valid;
-            let sk = match (&g.key, spec.kind) {
+            let (sk, xi) = match (&g.key, spec.kind) {
                 (GroupKey::None { .. }, FileKind::Verify) => {
                     v.push(Vector {
                         file: spec.name.into(),
@@ -164,10 +165,11 @@ pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), Stri
                     });
                     continue;
                 }
-                (GroupKey::Seed { private_seed, .. }, _) => {
-                    crate::check::e2e::keygen(&p, private_seed).1
-                }
-                (GroupKey::Expanded { private_key }, _) => private_key.clone(),
+                (GroupKey::Seed { private_seed, .. }, _) => (
+                    crate::check::e2e::keygen(&p, private_seed).1,
+                    private_seed.clone(),
+                ),
+                (GroupKey::Expanded { private_key }, _) => (private_key.clone(), Vec::new()),
                 _ => {
                     return Err(format!(
                         "{} {id}: a group without the file's key",
@@ -193,6 +195,7 @@ pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), Stri
                     check: check(stem, &p)?,
                     case: Case {
                         sk: sk.clone(),
+                        xi: xi.clone(),
                         msg: msg.clone(),
                         ctx: c.ctx().to_vec(),
                         rnd: rnd.clone(),
@@ -208,6 +211,7 @@ pub fn wycheproof_vectors(dir: &Path) -> Result<(Vec<Vector>, Vec<NotRun>), Stri
                     check: check("sign_variants", &p)?,
                     case: Case {
                         sk,
+                        xi,
                         scalar: EXTERNAL_MU,
                         msg: mu.clone(),
                         rnd,

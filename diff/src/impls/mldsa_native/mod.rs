@@ -15,7 +15,7 @@ mod ffi;
 mod kernels;
 
 use crate::model::Provenance;
-use crate::oracle::{Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, digest};
+use crate::oracle::{Got, Key, KeyPair, Miss, Msg, Oracle, Signed, Speed, Verified, digest};
 use mldsa::Params;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use mldsa::params::{Eta, Gamma1, Gamma2};
@@ -208,10 +208,14 @@ impl Oracle for MldsaNative {
     fn origin(&self) -> Provenance {
         Provenance::MldsaNative
     }
+    fn speed(&self) -> Speed {
+        Speed::native(if self.native.is_some() { 90 } else { 400 })
+    }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(self.api(p).keypair(xi).map_err(error))
     }
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         let api = self.api(p);
         if sk.len() != api.sizes.1 {
             return Err(Miss::NotOffered);

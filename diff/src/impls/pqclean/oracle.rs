@@ -7,7 +7,9 @@
 
 use super::{CImpl, CKernels, Variant};
 use crate::model::Provenance;
-use crate::oracle::{Fault, Got, KeyPair, Miss, Msg, Oracle, Signed, Verified, accepted, offered};
+use crate::oracle::{
+    Fault, Got, Key, KeyPair, Miss, Msg, Oracle, Signed, Speed, Verified, accepted, offered,
+};
 use mldsa::Params;
 use mldsa::backend::contract;
 use mldsa::params::{Eta, Gamma1, Gamma2};
@@ -54,6 +56,13 @@ impl Oracle for CImpl {
     }
     fn origin(&self) -> Provenance {
         Provenance::PqClean
+    }
+    fn speed(&self) -> Speed {
+        Speed::native(if self.variant == Variant::Clean {
+            450
+        } else {
+            90
+        })
     }
     fn ntt(&self, p: &Params, a: Poly) -> Got<Poly> {
         let a = self.c(p, |t| t.ntt(a))?;
@@ -216,7 +225,8 @@ impl Oracle for CImpl {
     }
     // Pure ML-DSA only; rnd scripted. A secret key of another length is not offered (the C
     // code reads a fixed size).
-    fn sign(&self, p: &Params, sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        let sk = key.sk;
         let Msg::Pure { msg, ctx } = m else {
             return Err(Miss::NotOffered);
         };
