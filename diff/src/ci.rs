@@ -32,7 +32,8 @@ pub fn known_names(list: &str) -> Result<Vec<&str>, String> {
 /// Checks that every implementation in `list` (comma separated Rust backends or C
 /// variants, e.g. `avx2,c-avx2`) is available here; a clear error naming the missing ones.
 pub fn require(list: &str) -> Result<Vec<String>, String> {
-    let here: Vec<&str> = crate::impls::available().iter().map(|o| o.name()).collect();
+    let available = crate::impls::available_checked()?;
+    let here: Vec<&str> = available.iter().map(|o| o.name()).collect();
     let wanted = known_names(list)?;
     let missing: Vec<&str> = wanted
         .iter()

@@ -78,6 +78,13 @@ pub fn judge(
             });
         }
     }
+    let stated = |difference: Option<Difference>, want: Output| {
+        difference.map(|difference| Judged {
+            difference,
+            expected: want,
+            expected_from: format!("expected ({reference_name} + known difference)"),
+        })
+    };
     match known::find(check, whose.name, whose.origin).map(|k| (k.expect)(check, case, reference)) {
         Some(Expected::Verdict(want)) => {
             verdict_diff(&want, &out.verdict).map(|difference| Judged {
@@ -107,11 +114,8 @@ pub fn judge(
                 expected_from: "expected (a refusal)".into(),
             })
         }
-        Some(Expected::Output(want)) => compare(check, &want, out).map(|difference| Judged {
-            difference,
-            expected: want,
-            expected_from: format!("expected ({reference_name} + known difference)"),
-        }),
+        Some(Expected::Output(want)) => stated(compare(check, &want, out), want),
+        Some(Expected::Exactly(want)) => stated(exact(check, &want, out), want),
         None if whose.is_reference => None,
         None => compare(check, reference, out).map(|difference| Judged {
             difference,

@@ -42,8 +42,11 @@ impl Who {
 pub enum Expected {
     /// Only this verdict is compared.
     Verdict(Verdict),
-    /// Exactly this output, compared as the check's contract says.
+    /// Exactly this output, compared as the check's contract says (a refusal, under
+    /// `Answer::SignatureOrRefusal`, however the API words it).
     Output(Output),
+    /// Exactly this output, a refusal's words included.
+    Exactly(Output),
     /// A refusal to sign, however the API words it (and nothing else in the answer).
     Refusal,
 }
@@ -120,8 +123,8 @@ pub static KNOWN: [Known; 17] = [
         who: Who::Rust,
         deviation: false,
         reason: "FIPS 204 keys have s1, s2 in [-eta, eta]: every Rust backend refuses to sign with \
-                 SecretKeyOutOfRange.",
-        expect: |_, _, _| signed(Err(mldsa::Error::SecretKeyOutOfRange.to_string())),
+                 SecretKeyOutOfRange. Asserted: exactly that error.",
+        expect: |_, _, _| worded(mldsa::Error::SecretKeyOutOfRange),
     },
     Known {
         checks: &[&e2e::SIGN_MALFORMED_SK],
@@ -173,9 +176,9 @@ pub static KNOWN: [Known; 17] = [
         checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Named(crate::impls::fips204::NAME),
         deviation: false,
-        reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. Asserted: \
-                 its error, \"Alg 25: s1 or s2 out of range\".",
-        expect: |_, _, _| signed(Err("fips204: Alg 25: s1 or s2 out of range".into())),
+        reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does \
+                 (\"Alg 25: s1 or s2 out of range\"). Asserted: a refusal.",
+        expect: |_, _, _| Expected::Refusal,
     },
     Known {
         checks: &[&e2e_extra::SIGN_VARIANTS],
@@ -211,12 +214,11 @@ pub static KNOWN: [Known; 17] = [
                  finds the key inconsistent, else the reference's signature.",
         expect: |check, case, reference| {
             let p = check.params();
-            let exactly = |e: mldsa::Error| Expected::Verdict(Verdict::Error(e.to_string()));
             if case.sk.len() == p.sk_bytes() && !crate::craft::sign::in_range(&p, &case.sk) {
-                return exactly(mldsa::Error::SecretKeyOutOfRange);
+                return worded(mldsa::Error::SecretKeyOutOfRange);
             }
             match crate::craft::sign::consistent(&p, &case.sk) {
-                Some(false) => exactly(mldsa::Error::SecretKeyInconsistent),
+                Some(false) => worded(mldsa::Error::SecretKeyInconsistent),
                 _ => Expected::Output(reference.clone()),
             }
         },
@@ -319,6 +321,11 @@ fn model_verdict(check: Check, case: &Case, lenient: crate::craft::Leniency) -> 
 /// Exactly this verdict (accept or reject), every other field of the answer empty.
 fn verdict(ok: bool) -> Expected {
     Expected::Output(e2e::verdict(crate::oracle::accepted(ok)))
+}
+
+/// This crate's refusal with `e`, its words included (every other field of the answer empty).
+fn worded(e: mldsa::Error) -> Expected {
+    Expected::Exactly(e2e::signed(Err(e.to_string())))
 }
 
 /// Exactly this signature, or exactly this error (every other field of the answer empty).

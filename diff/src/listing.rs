@@ -4,6 +4,7 @@
 
 use crate::check::Check;
 use crate::known::{KNOWN, Who};
+use crate::oracle::Oracle;
 use std::fmt::Write;
 
 fn fold(r: &str) -> String {
@@ -21,8 +22,39 @@ fn who(w: Who) -> String {
     }
 }
 
-pub fn render() -> String {
-    let oracles = crate::impls::available();
+/// What an adapter's hello offers, in one line.
+fn offers(o: &crate::impls::process::hello::Offers) -> String {
+    let mut parts = Vec::new();
+    if o.keygen {
+        parts.push("keygen".to_string());
+    }
+    let modes = |m: &crate::impls::process::hello::Modes| {
+        let mut v: Vec<String> = m
+            .modes
+            .iter()
+            .map(|m| format!("{m:?}").to_lowercase())
+            .collect();
+        if !m.prehashes.is_empty() {
+            v.push(format!("pre-hashes {}", m.prehashes.join(" ")));
+        }
+        v.join(", ")
+    };
+    if let Some(sg) = &o.sign {
+        let key = format!("{:?} key, {:?} rnd", sg.key, sg.rnd).to_lowercase();
+        parts.push(format!("sign ({key}: {})", modes(&sg.modes())));
+    }
+    if let Some(v) = &o.verify {
+        parts.push(format!("verify ({})", modes(v)));
+    }
+    if !o.kernels.is_empty() {
+        let k: Vec<&str> = o.kernels.iter().map(|k| k.op()).collect();
+        parts.push(format!("kernels {}", k.join(" ")));
+    }
+    parts.join("; ")
+}
+
+pub fn render() -> Result<String, String> {
+    let oracles = crate::impls::available_checked()?;
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     let mut s = String::new();
     let _ = writeln!(
@@ -38,7 +70,35 @@ pub fn render() -> String {
     let _ = writeln!(s, "\n{}", crate::matrix::render(&Check::all(), &oracles));
     let _ = writeln!(
         s,
-        "how mldsa-native's native kernels' contracts differ (applied by its wrapper):"
+        "\nimplementations in other processes (diff/oracles/PROTOCOL.md; each states its speed):"
+    );
+    for r in crate::impls::process::started()? {
+        let h = r.hello();
+        let name = r.name();
+        let _ = writeln!(
+            s,
+            "  {name}: {} (`{}`), {} us per ML-DSA-44 signature",
+            h.version,
+            r.command(),
+            h.sign_us
+        );
+        let _ = writeln!(s, "    offers: {}", offers(&h.offers));
+        for (what, why) in &h.not_offered {
+            let _ = writeln!(s, "    not offered: {what}: {why}");
+        }
+    }
+    let missing = crate::impls::process::not_installed();
+    if !missing.is_empty() {
+        let _ = writeln!(
+            s,
+            "  shipped but not installed here ({}): {} (scripts/install-oracles.sh installs them)",
+            crate::impls::process::install_dir().display(),
+            missing.join(", ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nhow mldsa-native's native kernels' contracts differ (applied by its wrapper):"
     );
     for (kernel, how) in crate::impls::mldsa_native::CONTRACT_DIFFERENCES {
         let _ = writeln!(s, "  {kernel}: {how}");
@@ -73,5 +133,5 @@ pub fn render() -> String {
         let v = if r.accept { "accept" } else { "reject" };
         let _ = writeln!(s, "  {i:>2} {v}  {}", r.name);
     }
-    s
+    Ok(s)
 }

@@ -198,7 +198,7 @@ pub fn replay_files(
     if files.is_empty() {
         return Err("name at least one report or fuzz input".into());
     }
-    let oracles = crate::impls::available();
+    let oracles = crate::impls::available_checked()?;
     let mut any_diff = false;
     for f in files {
         let (c, case) = load_replay(f, check)?;

@@ -70,7 +70,7 @@ fn the_matrix_matches_what_each_implementation_answers() {
 
 #[test]
 fn the_listing_names_every_implementation_check_and_stated_difference() {
-    let text = mldsa_diff::listing::render();
+    let text = mldsa_diff::listing::render().unwrap();
     for o in impls::available() {
         assert!(text.contains(o.name()), "{}", o.name());
     }
@@ -87,4 +87,16 @@ fn the_listing_names_every_implementation_check_and_stated_difference() {
         assert!(text.contains(&first_words), "{first_words}");
     }
     assert!(text.contains("oracle matrix"));
+    // Every implementation in another process, with its version and every reason it gives
+    // for what it leaves out; every shipped adapter, installed here or not.
+    for r in impls::process::started().unwrap() {
+        let h = r.hello();
+        assert!(text.contains(&h.version), "{}", h.version);
+        for (what, why) in &h.not_offered {
+            assert!(text.contains(&format!("{what}: {why}")), "{what}: {why}");
+        }
+    }
+    for n in impls::process::shipped() {
+        assert!(text.contains(n), "{n}");
+    }
 }

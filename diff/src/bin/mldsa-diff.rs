@@ -181,7 +181,7 @@ enum Command {
 }
 
 fn select_oracles(names: &[String]) -> Result<Vec<Box<dyn Oracle>>, String> {
-    let all = impls::available();
+    let all = impls::available_checked()?;
     if names.is_empty() {
         return Ok(all);
     }
@@ -317,7 +317,7 @@ fn list(names_only: bool) -> Result<ExitCode, String> {
     if names_only {
         Check::all().iter().for_each(|c| println!("{}", c.name()));
     } else {
-        print!("{}", mldsa_diff::listing::render());
+        print!("{}", mldsa_diff::listing::render()?);
         println!(
             "\nWho passes which published-vector file: `mldsa-diff list --vectors` (runs every \
              ACVP and Wycheproof vector through every implementation here)."

@@ -57,6 +57,7 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
             let reference = v.check.run(&portable, &v.case).unwrap_or_default();
             match (k.expect)(v.check, &v.case, &reference) {
                 Expected::Output(want) => crate::judge::compare(v.check, &want, &out).is_none(),
+                Expected::Exactly(want) => want == out,
                 Expected::Verdict(want) => want.kind() == out.verdict.kind(),
                 Expected::Refusal => meets(&Want::Refuse, &out),
             }

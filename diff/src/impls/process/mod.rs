@@ -47,9 +47,11 @@ pub fn shipped() -> Vec<&'static str> {
 pub fn install_dir() -> PathBuf {
     match std::env::var_os(DIR_ENV) {
         Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../target/oracles")
-            .join(std::env::consts::ARCH),
+        None => {
+            let diff = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let root = diff.parent().unwrap_or(diff);
+            root.join("target/oracles").join(std::env::consts::ARCH)
+        }
     }
 }
 

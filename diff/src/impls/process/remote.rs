@@ -86,9 +86,16 @@ impl Remote {
         })
     }
 
-    /// Sends `request` (an object without its id), and returns the answer object, checked to
-    /// answer this request. Any failure kills that process; the next request starts another.
-    fn ask(&self, mut request: Map<String, Value>, end_to_end: bool) -> Got<Map<String, Value>> {
+    /// Sends `request` (an object without its id) and makes the interface's answer of the
+    /// answer object with `read` (which checks its fields). Any failure (no answer, not this
+    /// request's answer, a field `read` refuses) kills that process; the next request starts
+    /// another.
+    fn ask<T>(
+        &self,
+        mut request: Map<String, Value>,
+        end_to_end: bool,
+        read: impl FnOnce(&Map<String, Value>) -> Got<T>,
+    ) -> Got<T> {
         let id = self.0.next_id.fetch_add(1, Ordering::Relaxed);
         request.insert("id".into(), id.into());
         let line = Value::Object(request).to_string();
@@ -131,12 +138,13 @@ impl Remote {
         if obj.get("id").and_then(Value::as_u64) != Some(id) {
             return Err(self.malformed(&answer, format!("not the answer to request {id}")));
         }
+        let got = read(&obj)?;
         self.0
             .idle
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(child);
-        Ok(obj)
+        Ok(got)
     }
 
     /// Field `f` of `answer` as bytes (hex).
@@ -206,8 +214,7 @@ impl Remote {
             unreachable!("kernel fields are an object")
         };
         req.insert("op".into(), k.op().into());
-        let a = self.ask(req, false)?;
-        self.polys(&a, out, count)
+        self.ask(req, false, |a| self.polys(a, out, count))
     }
 }
 
@@ -242,13 +249,12 @@ impl Oracle for Remote {
         if !self.0.hello.offers.keygen {
             return Err(Miss::NotOffered);
         }
-        let a = self.ask(
-            obj(json!({"op": "keygen", "set": p.name, "xi": hex::encode(xi)})),
-            true,
-        )?;
-        let pk = self.sized(p, "pk", self.bytes(&a, "pk")?, p.pk_bytes())?;
-        let sk = self.sized(p, "sk", self.bytes(&a, "sk")?, p.sk_bytes())?;
-        Ok(Ok((pk, sk)))
+        let req = obj(json!({"op": "keygen", "set": p.name, "xi": hex::encode(xi)}));
+        self.ask(req, true, |a| {
+            let pk = self.sized(p, "pk", self.bytes(a, "pk")?, p.pk_bytes())?;
+            let sk = self.sized(p, "sk", self.bytes(a, "sk")?, p.sk_bytes())?;
+            Ok(Ok((pk, sk)))
+        })
     }
     fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
         let Some(offer) = &self.0.hello.offers.sign else {
@@ -268,13 +274,14 @@ impl Oracle for Remote {
             req.insert("xi".into(), hex::encode(xi).into());
         }
         put_context(&mut req, &w);
-        let a = self.ask(req, true)?;
-        if let Some(r) = a.get("refused") {
-            let why = r.as_str().unwrap_or_default();
-            return Ok(Err(format!("{} refused: {why}", self.0.name)));
-        }
-        let sig = self.sized(p, "signature", self.bytes(&a, "sig")?, p.sig_bytes())?;
-        Ok(Ok(sig))
+        self.ask(req, true, |a| {
+            if let Some(r) = a.get("refused") {
+                let why = r.as_str().unwrap_or_default();
+                return Ok(Err(why.to_string()));
+            }
+            let sig = self.sized(p, "signature", self.bytes(a, "sig")?, p.sig_bytes())?;
+            Ok(Ok(sig))
+        })
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
         let w = wire(&m);
@@ -293,17 +300,19 @@ impl Oracle for Remote {
             "msg": hex::encode(w.msg), "sig": hex::encode(sig),
         }));
         put_context(&mut req, &w);
-        let a = self.ask(req, true)?;
-        match a.get("accept").and_then(Value::as_bool) {
-            Some(true) => Ok(accepted(true)),
-            Some(false) => Ok(Err(a
-                .get("reason")
-                .and_then(Value::as_str)
-                .map(str::to_string))),
-            None => {
-                Err(self.malformed(&Value::Object(a).to_string(), "no boolean field \"accept\""))
+        self.ask(req, true, |a| {
+            match a.get("accept").and_then(Value::as_bool) {
+                Some(true) => Ok(accepted(true)),
+                Some(false) => Ok(Err(a
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map(str::to_string))),
+                None => Err(self.malformed(
+                    &Value::Object(a.clone()).to_string(),
+                    "no boolean field \"accept\"",
+                )),
             }
-        }
+        })
     }
     fn ntt(&self, _: &Params, a: Poly) -> Got<Poly> {
         self.kernel(Kernel::Ntt, json!({"poly": canonical(&a)}), "poly", 1)
