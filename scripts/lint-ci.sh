@@ -4,7 +4,8 @@
 #   - check-jsonschema against the GitHub workflow schema (and dependabot.yml against its own)
 #   - actionlint over .github/workflows (expressions, contexts, needs, cron, and shellcheck
 #     over every run: script)
-#   - shellcheck over scripts/*.sh, .ci/run and .clusterfuzzlite/build.sh
+#   - shellcheck over scripts/*.sh, .ci/run, .clusterfuzzlite/build.sh and the oracle
+#     adapters' install.sh
 #   - the scripts' command lines: every script in scripts/ answers -h/--help (exit 0, some
 #     output) and rejects an option given without its value with a message (exit 2, never
 #     bash's "unbound variable")
@@ -71,7 +72,7 @@ run actionlint actionlint -no-color "${workflows[@]}"
 if [ -f .github/dependabot.yml ]; then
     run dependabot-schema check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
 fi
-shell_files=(scripts/*.sh .ci/run)
+shell_files=(scripts/*.sh .ci/run diff/oracles/*/install.sh)
 [ -f .clusterfuzzlite/build.sh ] && shell_files+=(.clusterfuzzlite/build.sh)
 run shellcheck shellcheck --severity=style --external-sources "${shell_files[@]}"
 
@@ -137,6 +138,11 @@ cli() {
     done
     check_missing_value bash scripts/ct-divides.sh --target
     check_missing_value bash scripts/replay.sh
+    check_missing_value bash scripts/install-oracles.sh --dest
+    for s in diff/oracles/*/install.sh; do
+        check_help bash "$s"
+        check_missing_value bash "$s"
+    done
     for o in --base --threshold --out; do
         check_missing_value bash scripts/bench-compare.sh "$o"
     done

@@ -261,8 +261,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             files,
             check,
             report_out,
-        } => mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())
-            .map(failure_if),
+        } => {
+            // A replay that must compare an implementation (MLDSA_REQUIRE_BACKENDS: the
+            // nightly's corpus replay) fails if it is missing here.
+            mldsa_diff::ci::require_from_env()?;
+            mldsa_diff::replay::replay_files(&files, check.as_deref(), report_out.as_deref())
+                .map(failure_if)
+        }
         Command::RareSearch { params, limit } => rare_search(&params, limit),
         Command::Serve { implementation } => serve(&implementation),
         Command::Vectors => vectors(),
