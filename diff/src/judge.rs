@@ -4,7 +4,7 @@
 
 use crate::check::{Check, def::Answer};
 use crate::known::{self, Expected};
-use crate::model::{Case, Difference, Field, Output, Provenance, Verdict, canonical};
+use crate::model::{Case, Difference, Fault, Field, Output, Provenance, Verdict, canonical};
 use mldsa::backend::contract;
 use std::slice::from_ref;
 
@@ -55,18 +55,25 @@ pub fn judge(
     (reference_name, reference): (&str, &Output),
     out: &Output,
 ) -> Option<Judged> {
-    // A kernel that wrote outside its output buffer, or a call that panicked, is wrong
-    // whoever made it, the reference included.
-    if matches!(out.verdict, Verdict::Fault(_)) {
+    let expected =
+        known::find(check, whose.name, whose.origin).map(|k| (k.expect)(check, case, reference));
+    // A fault of the harness around an implementation (a kernel that wrote outside its
+    // output buffer, a call that panicked, a process that failed to answer) is wrong
+    // whoever made it, the reference included; but for a process whose exit on this input
+    // is a stated bug of its own.
+    if let Verdict::Fault(f) = &out.verdict {
+        if matches!(expected, Some(Expected::Exits)) && matches!(f, Fault::Exited { .. }) {
+            return None;
+        }
         return Some(Judged {
             difference: Difference {
                 field: Field::Verdict,
                 index: 0,
-                reference: "no write outside the output buffers".into(),
+                reference: "an answer (no fault of the harness around it)".into(),
                 other: out.verdict.to_string(),
             },
             expected: Output::default(),
-            expected_from: "guard bytes".into(),
+            expected_from: "the harness".into(),
         });
     }
     if whose.origin == Provenance::Ours {
@@ -85,7 +92,17 @@ pub fn judge(
             expected_from: format!("expected ({reference_name} + known difference)"),
         })
     };
-    match known::find(check, whose.name, whose.origin).map(|k| (k.expect)(check, case, reference)) {
+    match expected {
+        Some(Expected::Exits) => Some(Judged {
+            difference: Difference {
+                field: Field::Verdict,
+                index: 0,
+                reference: "its process exits (a stated bug: FINDINGS.md)".into(),
+                other: out.verdict.to_string(),
+            },
+            expected: Output::default(),
+            expected_from: "expected (known bug)".into(),
+        }),
         Some(Expected::Verdict(want)) => {
             verdict_diff(&want, &out.verdict).map(|difference| Judged {
                 difference,

@@ -49,6 +49,9 @@ pub enum Expected {
     Exactly(Output),
     /// A refusal to sign, however the API words it (and nothing else in the answer).
     Refusal,
+    /// Its process exits instead of answering: a bug of that implementation, written up in
+    /// FINDINGS.md.
+    Exits,
 }
 
 /// One stated difference (or, for [`Who::Rust`], the answer the specification requires).
@@ -77,7 +80,10 @@ pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
 /// out-of-range key: the two in other processes of this kind (see their entries).
 const SIGN_OUT_OF_RANGE: &[&str] = &["dilithium-py", "zig"];
 
-pub static KNOWN: [Known; 17] = [
+/// Zig's std.crypto ML-DSA gives up after this many rejected attempts (FINDINGS.md).
+pub const ZIG_ATTEMPTS: usize = 575;
+
+pub static KNOWN: [Known; 18] = [
     Known {
         checks: &[
             &crafted::VERIFY_CRAFTED,
@@ -243,6 +249,31 @@ pub static KNOWN: [Known; 17] = [
                 Some(false) => Expected::Refusal,
                 _ => Expected::Output(reference.clone()),
             }
+        },
+    },
+    Known {
+        checks: &[&rare::SIGN_RARE],
+        who: Who::Named("zig"),
+        deviation: true,
+        reason: "Zig's std.crypto ML-DSA (0.17.0) ends its signing loop with `unreachable` after 575 \
+                 rejected attempts: a panic in the ReleaseSafe adapter (undefined behaviour in a \
+                 ReleaseFast build), where FIPS 204 Appendix C lets a cap be no lower than 814 \
+                 and the signer return an error. sign_rare_44's Attempts576 input needs 635 \
+                 attempts (every other signer signs it alike). Asserted: its process exits exactly \
+                 where the model signer (craft::sign) needs more than 575 attempts, else the \
+                 reference's signature. FINDINGS.md has the input and the replay command.",
+        expect: |check, case, reference| {
+            memo(check, case, || {
+                let (p, m_prime) = (check.params(), [&[0u8, 0][..], &case.msg].concat());
+                let Ok(rnd) = <[u8; 32]>::try_from(case.rnd.as_slice()) else {
+                    return unstated("a sign case has a 32-byte rnd");
+                };
+                let cap = usize::from(mldsa::MAX_SIGNING_ATTEMPTS);
+                match crate::craft::sign::attempts(&p, &case.sk, &m_prime, &rnd, cap) {
+                    Some(a) if a.len() > ZIG_ATTEMPTS => Expected::Exits,
+                    _ => Expected::Output(reference.clone()),
+                }
+            })
         },
     },
     Known {

@@ -4,7 +4,7 @@
 use crate::check::{Check, FUZZ, generate, validate};
 use crate::judge::{Whose, judge};
 use crate::model::Provenance;
-use crate::model::{Case, Difference, Field, Output};
+use crate::model::{Case, Difference, Field, Output, Verdict};
 use crate::oracle::Oracle;
 use crate::report::{Origin, Report};
 use crate::source::ByteSource;
@@ -35,7 +35,9 @@ pub fn missing_here(path: &Path, here: &[&str]) -> Vec<String> {
     names.extend(report.implementations);
     names.sort();
     names.dedup();
-    names.retain(|n| n != "expected" && !here.contains(&n.as_str()));
+    // Only implementations (a report also names where its expected answer came from).
+    let known = crate::impls::all_names();
+    names.retain(|n| known.contains(&n.as_str()) && !here.contains(&n.as_str()));
     names
 }
 
@@ -218,10 +220,24 @@ pub fn replay_files(
         }
         let rows = replay(c, &case, &oracles)?;
         let reference = rows[0].output.clone().unwrap_or_default();
-        for r in &rows {
+        for (r, o) in rows.iter().zip(&oracles) {
             match (&r.output, &r.difference) {
                 (None, _) => {
                     println!("  {:<20} does not implement this check", r.implementation)
+                }
+                // Right by a stated difference, not by agreement: say which, and what it gave.
+                (Some(out), None)
+                    if crate::judge::compare(c, &reference, out).is_some()
+                        && crate::known::find(c, o.name(), o.origin()).is_some() =>
+                {
+                    let gave = match &out.verdict {
+                        Verdict::None | Verdict::Signed => "its own answer".to_string(),
+                        v => v.to_string(),
+                    };
+                    println!(
+                        "  {:<20} gives its stated difference (known.rs; `mldsa-diff list`): {gave:.300}",
+                        r.implementation
+                    );
                 }
                 (Some(_), None) => println!("  {:<20} agrees", r.implementation),
                 (Some(out), Some(d)) => {

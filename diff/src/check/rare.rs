@@ -31,6 +31,11 @@ fn generate(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Dra
                 0,
                 "target unreachable for this set; index 0 of",
             ),
+            None if !t.searched(&p) => (
+                Target::Attempts(10),
+                0,
+                "target not searched for this set; index 0 of",
+            ),
             None => (
                 Target::Attempts(10),
                 0,

@@ -60,6 +60,12 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
                 Expected::Exactly(want) => want == out,
                 Expected::Verdict(want) => want.kind() == out.verdict.kind(),
                 Expected::Refusal => meets(&Want::Refuse, &out),
+                Expected::Exits => {
+                    matches!(
+                        out.verdict,
+                        Verdict::Fault(crate::model::Fault::Exited { .. })
+                    )
+                }
             }
         });
     if stated == Some(true) {
