@@ -62,8 +62,10 @@ pub fn judge(
     // whoever made it, the reference included; but for a process whose exit on this input
     // is a stated bug of its own.
     if let Verdict::Fault(f) = &out.verdict {
-        if matches!(expected, Some(Expected::Exits)) && matches!(f, Fault::Exited { .. }) {
-            return None;
+        if let (Some(Expected::Exits(text)), Fault::Exited { stderr, .. }) = (&expected, f) {
+            if stderr.contains(text) {
+                return None;
+            }
         }
         return Some(Judged {
             difference: Difference {
@@ -93,11 +95,13 @@ pub fn judge(
         })
     };
     match expected {
-        Some(Expected::Exits) => Some(Judged {
+        Some(Expected::Exits(text)) => Some(Judged {
             difference: Difference {
                 field: Field::Verdict,
                 index: 0,
-                reference: "its process exits (a stated bug: FINDINGS.md)".into(),
+                reference: format!(
+                    "its process exits, saying {text:?} (a stated bug: FINDINGS.md)"
+                ),
                 other: out.verdict.to_string(),
             },
             expected: Output::default(),

@@ -49,9 +49,9 @@ pub enum Expected {
     Exactly(Output),
     /// A refusal to sign, however the API words it (and nothing else in the answer).
     Refusal,
-    /// Its process exits instead of answering: a bug of that implementation, written up in
-    /// FINDINGS.md.
-    Exits,
+    /// Its process exits instead of answering, with this text in its last stderr: a bug of
+    /// that implementation, written up in FINDINGS.md.
+    Exits(&'static str),
 }
 
 /// One stated difference (or, for [`Who::Rust`], the answer the specification requires).
@@ -80,8 +80,10 @@ pub const PQCLEAN_AVX2_VERIFY: crate::craft::Leniency = crate::craft::Leniency {
 /// out-of-range key: the two in other processes of this kind (see their entries).
 const SIGN_OUT_OF_RANGE: &[&str] = &["dilithium-py", "zig"];
 
-/// Zig's std.crypto ML-DSA gives up after this many rejected attempts (FINDINGS.md).
+/// Zig's std.crypto ML-DSA gives up after this many rejected attempts (FINDINGS.md)...
 pub const ZIG_ATTEMPTS: usize = 575;
+/// ... by `unreachable`, which its ReleaseSafe adapter reports so on stderr as it aborts.
+pub const ZIG_PANIC: &str = "panic: reached unreachable code";
 
 pub static KNOWN: [Known; 18] = [
     Known {
@@ -182,18 +184,22 @@ pub static KNOWN: [Known; 18] = [
         checks: &[&e2e::SIGN_MALFORMED_SK],
         who: Who::Named(crate::impls::fips204::NAME),
         deviation: false,
-        reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does \
-                 (\"Alg 25: s1 or s2 out of range\"). Asserted: a refusal.",
-        expect: |_, _, _| Expected::Refusal,
+        reason: "fips204 range-checks s1/s2 when it decodes a secret key, as this crate does. \
+                 Asserted: exactly its error, \"Alg 25: s1 or s2 out of range\".",
+        expect: |_, _, _| {
+            Expected::Exactly(e2e::signed(Err(
+                "fips204: Alg 25: s1 or s2 out of range".into()
+            )))
+        },
     },
     Known {
         checks: &[&e2e_extra::SIGN_VARIANTS],
         who: Who::Named("dilithium-py"),
         deviation: true,
-        reason: "dilithium-py signs with a key whose s1/s2 lie outside [-eta, eta] through external mu \
-                 and Sign_internal too (its sign_malformed_sk entry). Asserted as for mldsa-native \
-                 (below): for a key in range, the reference's answer; for one out of range, exactly \
-                 the model signer's signature.",
+        reason: "dilithium-py signs with a key whose s1/s2 lie outside [-eta, eta] through external mu, \
+                 Sign_internal and HashML-DSA too (its sign_malformed_sk entry). Asserted as for \
+                 mldsa-native (below): for a key in range, the reference's answer; for one out of \
+                 range, exactly the model signer's signature.",
         expect: out_of_range_key_signed,
     },
     Known {
@@ -205,7 +211,7 @@ pub static KNOWN: [Known; 18] = [
                  show it); every other signer with those interfaces refuses. Asserted: for a key in \
                  range, the reference's answer; for one out of range, exactly the signature of the \
                  model signer (craft::sign, FIPS 204 Alg. 7 written a second time, decoding the key \
-                 without a range check); for a pre-hash input with such a key, that it signs.",
+                 without a range check; for a pre-hash input, of M' built from NIST's OIDs).",
         expect: out_of_range_key_signed,
     },
     Known {
@@ -270,7 +276,7 @@ pub static KNOWN: [Known; 18] = [
                 };
                 let cap = usize::from(mldsa::MAX_SIGNING_ATTEMPTS);
                 match crate::craft::sign::attempts(&p, &case.sk, &m_prime, &rnd, cap) {
-                    Some(a) if a.len() > ZIG_ATTEMPTS => Expected::Exits,
+                    Some(a) if a.len() > ZIG_ATTEMPTS => Expected::Exits(ZIG_PANIC),
                     _ => Expected::Output(reference.clone()),
                 }
             })
@@ -397,7 +403,10 @@ fn out_of_range_key_signed(check: Check, case: &Case, reference: &Output) -> Exp
             Err(_) => return unstated("an external-mu case has a 64-byte mu"),
         },
         INTERNAL => mu_of(&case.sk, &case.msg),
-        _ => return Expected::Verdict(Verdict::Signed),
+        _ => match api_m_prime(case) {
+            Some(m_prime) => mu_of(&case.sk, &m_prime),
+            None => return unstated("a pre-hash sign_variants case has a valid M'"),
+        },
     };
     model_signed(check, case, &mu)
 }

@@ -50,7 +50,7 @@ pub const FUZZ_ORACLES_ENV: &str = "MLDSA_FUZZ_ORACLES";
 
 /// The stated time of one ML-DSA-44 signature above which an implementation is too slow for
 /// libFuzzer's per-input comparison of an end-to-end check (an interpreted one:
-/// dilithium-py states 46 ms).
+/// dilithium-py states 45 ms).
 pub const FUZZ_SLOW_SIGN_US: u32 = 5_000;
 /// The same for one kernel call (an implementation in another process pays a pipe round trip
 /// per call, a thousand times a kernel's own time here).

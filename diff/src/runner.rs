@@ -21,25 +21,32 @@ pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time limit of one end-to-end case on one implementation.
 pub const E2E_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The time one implementation is given per check, by its stated speed
-/// ([`crate::oracle::Speed`]): an implementation whose every case would take longer runs the
-/// check's edge cases and every k-th of the others, k the smallest that fits (the table's
-/// `cases` column shows how many it ran). Every implementation built in states a speed that
-/// runs every case at the default counts; an interpreted one (dilithium-py, 46 ms per
-/// signature) runs a sample.
+/// An implementation slower than this by its own statement ([`crate::oracle::Speed`]: one
+/// ML-DSA-44 signature) is sampled in the end-to-end checks: it runs a check's edge cases
+/// and every k-th of the others, k the smallest that keeps it within [`END_TO_END_BUDGET`]
+/// (the table's `cases` column shows how many it ran). Every implementation built in, and
+/// the compiled adapters, are faster and run every case at any count; an interpreted one
+/// (dilithium-py, 45 ms per signature) runs a sample.
+pub const SLOW_SIGN_US: u32 = 5_000;
+/// [`SLOW_SIGN_US`] for one kernel call (an adapter's pipe round trip alone is about 60 us).
+pub const SLOW_KERNEL_US: u32 = 200;
+/// The time a slow implementation is given per end-to-end check.
 pub const END_TO_END_BUDGET: Duration = Duration::from_millis(500);
 /// [`END_TO_END_BUDGET`] for a kernel check.
 pub const KERNEL_BUDGET: Duration = Duration::from_millis(250);
 
 /// Every how many of `check`'s cases after its edge cases an implementation of speed `s`
-/// runs, out of `n` (1: all).
+/// runs, out of `n` (1: all; always 1 for one that is not slow).
 pub fn stride(check: Check, n: usize, s: crate::oracle::Speed) -> usize {
-    let (us, budget) = if check.is_end_to_end() {
-        (s.sign_us, END_TO_END_BUDGET)
+    let (us, slow, budget) = if check.is_end_to_end() {
+        (s.sign_us, SLOW_SIGN_US, END_TO_END_BUDGET)
     } else {
-        (s.kernel_us, KERNEL_BUDGET)
+        (s.kernel_us, SLOW_KERNEL_US, KERNEL_BUDGET)
     };
-    let fit = (budget.as_micros() as usize / (us as usize).max(1)).max(1);
+    if us <= slow {
+        return 1;
+    }
+    let fit = (budget.as_micros() as usize / us as usize).max(1);
     n.saturating_sub(check.edge_cases()).div_ceil(fit).max(1)
 }
 
@@ -213,7 +220,7 @@ fn run_from(
     shared: &Mutex<Shared>,
     watch: &Watch,
     start: Start,
-    started: Instant,
+    (started, judge_reference): (Instant, bool),
 ) -> Result<(), String> {
     let reference = &oracles[0];
     let total: usize = config.checks.iter().map(|&c| config.cases_of(c)).sum();
@@ -236,15 +243,26 @@ fn run_from(
                     cases: 0,
                     mismatches: 0,
                     time: Duration::ZERO,
-                    stride: stride(check, n, o.speed()),
+                    stride: 1,
                 })
                 .collect();
             sh.reports_left = vec![config.max_reports; oracles.len()];
         }
+        // The reference runs every case: every other answer is judged against its.
         let strides: Vec<usize> = oracles
             .iter()
-            .map(|o| stride(check, n, o.speed()))
+            .enumerate()
+            .map(|(i, o)| {
+                if i == 0 {
+                    1
+                } else {
+                    stride(check, n, o.speed())
+                }
+            })
             .collect();
+        for (row, &k) in lock(shared).rows.iter_mut().zip(&strides) {
+            row.stride = k;
+        }
         let cases = crate::check::cases(check, config.seed).enumerate();
         for (index, case) in cases.take(n).skip(first) {
             let case = Arc::new(case);
@@ -282,6 +300,9 @@ fn run_from(
                 .ok_or_else(|| format!("reference does not implement {}", check.name()))?;
             for (i, o) in oracles.iter().enumerate() {
                 let Some(out) = &outputs[i].0 else { continue };
+                if i == 0 && !judge_reference {
+                    continue;
+                }
                 let whose = Whose {
                     name: o.name(),
                     origin: o.origin(),
@@ -369,7 +390,7 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
         .cloned()
         .partition(|o| o.origin() == Provenance::Process);
     if apart.is_empty() {
-        return run_one(config, oracles);
+        return run_one(config, oracles, true);
     }
     let with_reference = |v: Vec<Arc<dyn Oracle>>| [vec![reference.clone()], v].concat();
     let (here, apart) = (with_reference(here), with_reference(apart));
@@ -378,8 +399,8 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
         ..config.clone()
     };
     let (a, b) = std::thread::scope(|s| {
-        let b = s.spawn(|| run_one(&quiet, &apart));
-        let a = run_one(config, &here);
+        let b = s.spawn(|| run_one(&quiet, &apart, false));
+        let a = run_one(config, &here, true);
         let b = b
             .join()
             .unwrap_or_else(|_| Err("the run of the other processes panicked".into()));
@@ -389,13 +410,20 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
 }
 
 /// One summary of two runs over the same checks, each with the reference first: every check's
-/// rows of the first, then the second's but its reference row.
+/// rows of the first, then the second's but its reference row, whose only mismatches (the
+/// second run does not judge the reference) are hangs: they are added to the first's.
 fn merge(config: &Config, a: Summary, b: Summary) -> Summary {
     let mut rows = Vec::with_capacity(a.rows.len() + b.rows.len());
     for check in &config.checks {
         let name = check.name();
+        let mut b_rows = b.rows.iter().filter(|r| r.check == name);
+        let b_hangs = b_rows.next().map_or(0, |r| r.mismatches);
+        let first = rows.len();
         rows.extend(a.rows.iter().filter(|r| r.check == name).cloned());
-        rows.extend(b.rows.iter().filter(|r| r.check == name).skip(1).cloned());
+        if let Some(reference) = rows.get_mut(first) {
+            reference.mismatches += b_hangs;
+        }
+        rows.extend(b_rows.cloned());
     }
     Summary {
         rows,
@@ -415,7 +443,13 @@ fn merge(config: &Config, a: Summary, b: Summary) -> Summary {
 /// stuck thread is abandoned and a new one goes on from that case, without that
 /// implementation for the rest of that check (with the next check, if the reference hung). The
 /// normal path costs two atomic stores per call.
-fn run_one(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, String> {
+/// `judge_reference`: whether the reference's own answers are judged here (not in the run of
+/// the other processes: the first run judges them, and reports them once).
+fn run_one(
+    config: &Config,
+    oracles: &[Arc<dyn Oracle>],
+    judge_reference: bool,
+) -> Result<Summary, String> {
     if oracles.is_empty() {
         return Err("no implementations".into());
     }
@@ -449,7 +483,14 @@ fn run_one(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
             std::thread::Builder::new()
                 .name("mldsa-diff run".into())
                 .spawn(move || {
-                    let r = run_from(&config, &oracles, &shared, &watch, start, started);
+                    let r = run_from(
+                        &config,
+                        &oracles,
+                        &shared,
+                        &watch,
+                        start,
+                        (started, judge_reference),
+                    );
                     let _ = tx.send(r);
                 })
                 .map_err(|e| format!("cannot start the run thread: {e}"))?;

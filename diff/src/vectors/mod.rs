@@ -60,10 +60,11 @@ pub fn judge(o: &dyn Oracle, v: &Vector) -> Outcome {
                 Expected::Exactly(want) => want == out,
                 Expected::Verdict(want) => want.kind() == out.verdict.kind(),
                 Expected::Refusal => meets(&Want::Refuse, &out),
-                Expected::Exits => {
+                Expected::Exits(text) => {
                     matches!(
-                        out.verdict,
-                        Verdict::Fault(crate::model::Fault::Exited { .. })
+                        &out.verdict,
+                        Verdict::Fault(crate::model::Fault::Exited { stderr, .. })
+                            if stderr.contains(text)
                     )
                 }
             }

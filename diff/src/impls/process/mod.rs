@@ -13,6 +13,7 @@
 mod child;
 pub mod hello;
 mod remote;
+mod signals;
 
 pub use remote::Remote;
 
@@ -222,11 +223,12 @@ static LIMITS: [AtomicU64; 2] = [AtomicU64::new(10_000), AtomicU64::new(60_000)]
 
 /// Sets the case time limits (the runner does, from its configuration).
 pub fn set_time_limits(kernel: Duration, end_to_end: Duration) {
-    LIMITS[0].store(kernel.as_millis() as u64, Ordering::Relaxed);
-    LIMITS[1].store(end_to_end.as_millis() as u64, Ordering::Relaxed);
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    LIMITS[0].store(ms(kernel), Ordering::Relaxed);
+    LIMITS[1].store(ms(end_to_end), Ordering::Relaxed);
 }
 
 /// The time an adapter has for one answer.
 fn time_limit(end_to_end: bool) -> Duration {
-    Duration::from_millis(LIMITS[usize::from(end_to_end)].load(Ordering::Relaxed) * 9 / 10)
+    Duration::from_millis(LIMITS[usize::from(end_to_end)].load(Ordering::Relaxed) / 10 * 9)
 }

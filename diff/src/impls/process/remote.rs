@@ -40,17 +40,18 @@ impl std::fmt::Debug for Remote {
     }
 }
 
-/// Starts `command` and reads its hello: the first process, kept for the first request.
-fn start(name: &str, command: &str) -> Result<(Child, Hello), String> {
+/// Starts `command` and reads its hello within `limit`.
+fn start(name: &str, command: &str, limit: Duration) -> Result<(Child, Hello), String> {
     let mut child = Child::start(command).map_err(|e| format!("cannot start `{command}`: {e}"))?;
-    let line = child.read_line(HELLO_LIMIT).map_err(|f| match f {
+    let line = child.read_line(limit).map_err(|f| match f {
         Failure::Exited { status, stderr } => {
             format!("`{command}` exited ({status}) before its hello; its stderr: {stderr}")
         }
         Failure::Timeout => format!(
-            "`{command}` wrote no hello within {} s",
-            HELLO_LIMIT.as_secs()
+            "`{command}` wrote no hello within {:.1} s",
+            limit.as_secs_f64()
         ),
+        Failure::NotALine(why) => format!("`{command}` began with {why}"),
     })?;
     let hello = Hello::parse(&line).map_err(|e| format!("{name} (`{command}`): {e}"))?;
     Ok((child, hello))
@@ -59,7 +60,7 @@ fn start(name: &str, command: &str) -> Result<(Child, Hello), String> {
 impl Remote {
     /// Starts the adapter `name` = `command` and reads what it offers.
     pub fn start(name: &'static str, command: &str) -> Result<Remote, String> {
-        let (child, hello) = start(name, command)?;
+        let (child, hello) = start(name, command, HELLO_LIMIT)?;
         Ok(Remote(Arc::new(Inner {
             name,
             command: command.to_string(),
@@ -100,9 +101,11 @@ impl Remote {
         request.insert("id".into(), id.into());
         let line = Value::Object(request).to_string();
         let idle = self.0.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let limit = super::time_limit(end_to_end);
         let mut child = match idle {
             Some(c) => c,
-            None => match start(self.0.name, &self.0.command) {
+            // A restart's hello counts against the case's time.
+            None => match start(self.0.name, &self.0.command, limit.min(HELLO_LIMIT)) {
                 Ok((c, _)) => c,
                 Err(e) => {
                     return Err(Miss::Fault(Fault::Exited {
@@ -113,7 +116,6 @@ impl Remote {
                 }
             },
         };
-        let limit = super::time_limit(end_to_end);
         let answer = match child.ask(&line, limit) {
             Ok(a) => a,
             Err(Failure::Exited { status, stderr }) => {
@@ -126,9 +128,10 @@ impl Remote {
             Err(Failure::Timeout) => {
                 return Err(Miss::Fault(Fault::Hang {
                     implementation: self.0.name.into(),
-                    millis: limit.as_millis() as u64,
+                    millis: u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
                 }));
             }
+            Err(Failure::NotALine(why)) => return Err(self.malformed("", why)),
         };
         let obj = match serde_json::from_str::<Value>(answer.trim_end()) {
             Ok(Value::Object(o)) => o,
@@ -138,13 +141,20 @@ impl Remote {
         if obj.get("id").and_then(Value::as_u64) != Some(id) {
             return Err(self.malformed(&answer, format!("not the answer to request {id}")));
         }
-        let got = read(&obj)?;
-        self.0
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(child);
-        Ok(got)
+        // An input its API cannot take at all (PROTOCOL.md): not compared with it.
+        let got = match obj.get("not_offered") {
+            Some(Value::String(_)) if obj.len() == 2 => Err(Miss::NotOffered),
+            Some(_) => Err(self.malformed(&answer, "not_offered is a string, and all the answer")),
+            None => read(&obj),
+        };
+        if !matches!(got, Err(Miss::Fault(_))) {
+            self.0
+                .idle
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(child);
+        }
+        got
     }
 
     /// Field `f` of `answer` as bytes (hex).
@@ -274,13 +284,16 @@ impl Oracle for Remote {
             req.insert("xi".into(), hex::encode(xi).into());
         }
         put_context(&mut req, &w);
-        self.ask(req, true, |a| {
-            if let Some(r) = a.get("refused") {
-                let why = r.as_str().unwrap_or_default();
-                return Ok(Err(why.to_string()));
+        self.ask(req, true, |a| match (a.get("sig"), a.get("refused")) {
+            (None, Some(Value::String(why))) => Ok(Err(why.clone())),
+            (Some(_), None) => {
+                let sig = self.sized(p, "signature", self.bytes(a, "sig")?, p.sig_bytes())?;
+                Ok(Ok(sig))
             }
-            let sig = self.sized(p, "signature", self.bytes(a, "sig")?, p.sig_bytes())?;
-            Ok(Ok(sig))
+            _ => Err(self.malformed(
+                &Value::Object(a.clone()).to_string(),
+                "a sign answer has sig (hex) or refused (a string), one of them",
+            )),
         })
     }
     fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
