@@ -6,7 +6,7 @@
 #      the GitHub workflows give the public debian:bookworm);
 #   2. per target, docker/cross/Dockerfile FROM that base: the host gcc and libc (build
 #      scripts), every supported target's gcc and libc (one shared layer), qemu-user, make,
-#      pkg-config, git, ca-certificates,
+#      pkg-config, git, ca-certificates, python3 (the oracle protocol's faulty test adapter),
 #      tagged as Cross.toml's `image` for the target (mldsa-cross/TARGET:local), or as
 #      CROSS_TARGET_<TARGET>_IMAGE when set (the variable cross itself reads).
 # The packages are installed by apt-get inside `docker build`; if that cannot reach the
@@ -77,13 +77,14 @@ for t in "${targets[@]}"; do target_names "$t"; done
 
 # What the build needs inside the container besides Rust (cross mounts the host's toolchain):
 # the host C compiler and libc for build scripts and proc macros, the targets' C compilers and
-# libcs (PQClean, mldsa-native), QEMU to run the tests, git for the build's commit record.
+# libcs (PQClean, mldsa-native), QEMU to run the tests, git for the build's commit record,
+# python3 for diff/tests/oracles/faulty.py (the protocol's faulty adapter, a test of the harness).
 # Every image gets every supported target's packages: the install is then one layer that the
 # engine builds once and every target's image shares (only the environment differs per
 # target), which halves the time to build both images on a fresh machine.
 all_targets=(aarch64-unknown-linux-gnu s390x-unknown-linux-gnu)
 packages_for() {
-    local list="gcc libc6-dev make pkg-config ca-certificates git qemu-user" t
+    local list="gcc libc6-dev make pkg-config ca-certificates git qemu-user python3" t
     for t in "${all_targets[@]}"; do
         target_names "$t"
         list="$list gcc-$gnu libc6-dev-$deb_arch-cross"

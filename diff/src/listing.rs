@@ -1,6 +1,7 @@
 //! What `mldsa-diff list` prints: the implementations here, every check with its contract,
-//! the oracle matrix, how mldsa-native's kernel contracts differ, and every stated
-//! difference (the same data the judge applies).
+//! the oracle matrix, what each implementation offers end to end (for the other processes,
+//! their hello: their version, speed and why they leave the rest out), how mldsa-native's
+//! kernel contracts differ, and every stated difference (the same data the judge applies).
 
 use crate::check::Check;
 use crate::known::{KNOWN, Who};
@@ -34,8 +35,10 @@ fn offers(o: &crate::impls::process::hello::Offers) -> String {
             .iter()
             .map(|m| format!("{m:?}").to_lowercase())
             .collect();
-        if !m.prehashes.is_empty() {
-            v.push(format!("pre-hashes {}", m.prehashes.join(" ")));
+        match m.prehashes.len() {
+            0 => {}
+            12 => v.push("all 12 pre-hashes".into()),
+            _ => v.push(format!("pre-hashes {}", m.prehashes.join(" "))),
         }
         v.join(", ")
     };
@@ -68,6 +71,30 @@ pub fn render() -> Result<String, String> {
         let _ = writeln!(s, "{:<26} {}", c.name(), c.describe());
     }
     let _ = writeln!(s, "\n{}", crate::matrix::render(&Check::all(), &oracles));
+    let _ = writeln!(
+        s,
+        "\nwhat the implementations in this process offer end to end (found by asking each, as \
+         `mldsa-diff serve` states it), and their stated speed:"
+    );
+    for o in crate::impls::built_in() {
+        let hello = crate::serve::hello(o.as_ref()).to_string();
+        let h = match crate::impls::process::hello::Hello::parse(&hello) {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = writeln!(s, "  {}: what it offers does not parse: {e}", o.name());
+                continue;
+            }
+        };
+        let e2e = crate::impls::process::hello::Offers {
+            kernels: Vec::new(),
+            ..h.offers
+        };
+        let line = offers(&e2e);
+        if !line.is_empty() {
+            let us = o.speed().sign_us;
+            let _ = writeln!(s, "  {}: {line}; {us} us per ML-DSA-44 signature", o.name());
+        }
+    }
     let _ = writeln!(
         s,
         "\nimplementations in other processes (diff/oracles/PROTOCOL.md; each states its speed):"

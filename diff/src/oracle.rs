@@ -103,7 +103,10 @@ impl<'a> Key<'a> {
 
 /// What an implementation states of its own speed here, for the fuzz targets' fast subset
 /// and the runner's case scaling (read from the implementation, never from a list of names
-/// kept elsewhere). An order of magnitude is enough.
+/// kept elsewhere). An order of magnitude is enough. The implementations in this process
+/// state what `mldsa-diff check --only sign_44` measured on x86_64 (its time column over
+/// 200 cases; Neon builds, not measured here, state their peers' SIMD figures); an adapter,
+/// what its author measured (its hello).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Speed {
     /// One ML-DSA-44 signature, in microseconds.

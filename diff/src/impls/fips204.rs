@@ -115,7 +115,7 @@ impl Oracle for Fips204 {
         Provenance::RustPeer
     }
     fn speed(&self) -> Speed {
-        Speed::native(450)
+        Speed::native(400)
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(Ok(by_set!(p, keygen(xi))))

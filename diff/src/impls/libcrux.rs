@@ -154,9 +154,9 @@ impl Oracle for Libcrux {
     }
     fn speed(&self) -> Speed {
         match self {
-            Libcrux::Portable => Speed::native(350),
+            Libcrux::Portable => Speed::native(300),
             #[cfg(target_arch = "x86_64")]
-            Libcrux::Avx2 => Speed::native(110),
+            Libcrux::Avx2 => Speed::native(100),
             #[cfg(target_arch = "aarch64")]
             Libcrux::Neon => Speed::native(150),
         }

@@ -124,9 +124,9 @@ impl<B: Backend> Oracle for Ours<B> {
     }
     fn speed(&self) -> Speed {
         Speed::native(if B::KIND == mldsa::BackendKind::Portable {
-            300
+            250
         } else {
-            80
+            70
         })
     }
     fn ntt(&self, _: &Params, a: Poly) -> Got<Poly> {
@@ -411,7 +411,7 @@ impl Oracle for Typed {
         Provenance::Ours
     }
     fn speed(&self) -> Speed {
-        Speed::native(100)
+        Speed::native(130)
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         fn pair<P: ParameterSet>(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {

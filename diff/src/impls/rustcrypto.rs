@@ -103,7 +103,7 @@ impl Oracle for RustCrypto {
         Provenance::RustPeer
     }
     fn speed(&self) -> Speed {
-        Speed::native(500)
+        Speed::native(800)
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(Ok(per_set!(p, keygen(xi))))

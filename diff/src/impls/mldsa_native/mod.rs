@@ -209,7 +209,7 @@ impl Oracle for MldsaNative {
         Provenance::MldsaNative
     }
     fn speed(&self) -> Speed {
-        Speed::native(if self.native.is_some() { 90 } else { 400 })
+        Speed::native(if self.native.is_some() { 70 } else { 300 })
     }
     fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
         Ok(self.api(p).keypair(xi).map_err(error))

@@ -59,7 +59,7 @@ mod built {
             Provenance::OpenSsl
         }
         fn speed(&self) -> Speed {
-            Speed::native(200)
+            Speed::native(700)
         }
         fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
             match ffi::keygen(p, xi) {

@@ -59,9 +59,9 @@ impl Oracle for CImpl {
     }
     fn speed(&self) -> Speed {
         Speed::native(if self.variant == Variant::Clean {
-            450
+            400
         } else {
-            90
+            70
         })
     }
     fn ntt(&self, p: &Params, a: Poly) -> Got<Poly> {
