@@ -24,6 +24,7 @@ pub mod check;
 pub mod ci;
 pub mod corpus;
 pub mod craft;
+pub mod exhaustive;
 pub mod impls;
 pub mod judge;
 pub mod known;

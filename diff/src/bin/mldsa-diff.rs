@@ -111,6 +111,25 @@ enum Command {
     /// MLDSA_VECTORS, default ../shared/vectors) through every implementation here and print
     /// the table of who passes which file. Exit 1 on any wrong answer not stated in known.rs.
     Vectors,
+    /// Run the rounding kernels (Power2Round, Decompose, MakeHint, UseHint; both gamma2) over
+    /// every input of their domain through every implementation here that offers them, judged
+    /// against FIPS 204 written plainly and against the reference. Exit 1 on any wrong answer.
+    Exhaustive {
+        /// Only these kernels (power2round, decompose_88, decompose_32, make_hint_88,
+        /// make_hint_32, use_hint_88, use_hint_32).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Only these implementations (besides the reference), comma separated.
+        #[arg(long = "impl")]
+        implementations: Option<String>,
+        /// Threads (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Implementations that must take part (fail if one is missing here), comma
+        /// separated; also MLDSA_REQUIRE_BACKENDS.
+        #[arg(long)]
+        require_backends: Option<String>,
+    },
     /// Name every check with its contract, and the implementations available here.
     List {
         /// Print only the check names, one per line.
@@ -271,7 +290,69 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::RareSearch { params, limit } => rare_search(&params, limit),
         Command::Serve { implementation } => serve(&implementation),
         Command::Vectors => vectors(),
+        Command::Exhaustive {
+            only,
+            implementations,
+            threads,
+            require_backends,
+        } => exhaustive(&only, implementations.as_deref(), threads, require_backends),
     }
+}
+
+fn exhaustive(
+    only: &[String],
+    implementations: Option<&str>,
+    threads: Option<usize>,
+    require: Option<String>,
+) -> Result<ExitCode, String> {
+    use mldsa_diff::exhaustive::{KERNELS, print, run};
+    for k in only {
+        if !KERNELS.contains(&k.as_str()) {
+            return Err(format!(
+                "--only {k}: not one of the exhaustive kernels ({})",
+                KERNELS.join(", ")
+            ));
+        }
+    }
+    let kernels: Vec<&str> = if only.is_empty() {
+        KERNELS.to_vec()
+    } else {
+        only.iter().map(String::as_str).collect()
+    };
+    let names: Vec<String> = implementations
+        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
+    let oracles: Vec<std::sync::Arc<dyn Oracle>> = select_oracles(&names)?
+        .into_iter()
+        .map(std::sync::Arc::from)
+        .collect();
+    let present: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    let mut required = mldsa_diff::ci::require_from_env()?;
+    if let Some(list) = require {
+        required.extend(mldsa_diff::ci::require(&list)?);
+    }
+    if let Some(r) = required.iter().find(|r| !present.contains(&r.as_str())) {
+        return Err(format!(
+            "required implementation {r} is not among --impl {names:?}"
+        ));
+    }
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let started = std::time::Instant::now();
+    let rows = run(&oracles, &kernels, threads)?;
+    let ok = print(&rows);
+    println!(
+        "exhaustive: {} inputs in {:.1}s; {}",
+        rows.iter().map(|r| r.inputs).sum::<usize>(),
+        started.elapsed().as_secs_f64(),
+        if ok {
+            "every answer right"
+        } else {
+            "WRONG ANSWERS"
+        }
+    );
+    Ok(failure_if(!ok))
 }
 
 fn serve(name: &str) -> Result<ExitCode, String> {
