@@ -119,3 +119,43 @@ fn a_crafted_case_naming_no_rule_is_refused() {
         assert!(e.contains("names no crafted rule"), "{e}");
     }
 }
+
+/// The extreme-arithmetic rules have what they claim: t1 coefficients 2^10 - 1 (or 0 and
+/// 2^10 - 1, both present), z coefficients at +-(gamma1 - beta - 1), and a steered z whose
+/// unreduced NTT-domain row sum is far beyond a random z's (measured: 55-104 q against 1-23 q).
+#[test]
+fn extreme_rules_reach_the_extremes() {
+    use mldsa_diff::craft::extreme::row_sum_in_q;
+    for p in ALL_PARAMS {
+        let check = crafted(p);
+        let by_name = |n: &str| RULES.iter().position(|r| r.name.starts_with(n)).unwrap();
+        let (all_max, mixed, steered) = (
+            by_name("t1 = 2^10 - 1 everywhere, every z"),
+            by_name("t1 coefficients 0 or 2^10 - 1"),
+            by_name("t1 = 2^10 - 1 everywhere, z steered"),
+        );
+        let b = i64::from(p.gamma1.value() - p.beta) - 1;
+        for (i, case) in cases(check) {
+            let t1 = spec::t1_of(&p, &case.pk);
+            let z = spec::unpack_z(&p, &case.sig[p.ctilde_bytes()..]);
+            let ones = t1.iter().flatten().filter(|&&c| c == 1023).count();
+            if i == all_max || i == steered {
+                assert_eq!(ones, p.k * 256, "rule {i}");
+            }
+            if i == mixed {
+                assert!(t1.iter().flatten().all(|&c| c == 0 || c == 1023));
+                assert!(ones > 0 && ones < p.k * 256);
+            }
+            if i == all_max || i == mixed {
+                assert!(z.iter().flatten().all(|c| c.abs() == b), "rule {i}");
+            }
+            if i == steered {
+                assert!(z.iter().flatten().all(|c| *c == 0 || c.abs() == b));
+                let best = (0..p.k)
+                    .map(|r| row_sum_in_q(&p, &case.pk[..32], r, &z).abs())
+                    .fold(0.0, f64::max);
+                assert!(best > 40.0, "{} rule {i}: {best} q", p.name);
+            }
+        }
+    }
+}

@@ -40,9 +40,11 @@ pub fn rule_of(case: &Case) -> Option<&'static crate::craft::Rule> {
 pub static VERIFY_CRAFTED: Def = Def {
     name: "verify_crafted_{set}",
     about: Some(|_| {
-        "crafted pk (t1 = 0), msg, ctx, signature with an honest c~, valid or breaking exactly one \
-         FIPS 204 rule (z bound, hint counts/order/padding, c~, context length) -> accept/reject; \
-         every verifier gives the verdict FIPS 204 demands"
+        "crafted pk (t1 = 0, or t1 at 0 and 2^10 - 1), msg, ctx, signature with an honest c~, \
+         valid or breaking exactly one FIPS 204 rule (z bound, hint counts/order/padding, c~, \
+         context length), or valid at the extremes of the arithmetic (t1 2^d = q - 1, z at its \
+         bound, NTT-domain sums steered far from 0) -> accept/reject; every verifier gives the \
+         verdict FIPS 204 demands"
             .into()
     }),
     planted: "unpack_hint",

@@ -7,8 +7,10 @@
 //! [`spec`] is FIPS 204 verification written a second time, independent of the library, with
 //! each known verifier deviation as a flag; [`rules`] the cases, as data. [`sign`] is the
 //! signing loop written a second time, recording each attempt, and [`rare`] the signing
-//! inputs it found that take the loop's rare branches.
+//! inputs it found that take the loop's rare branches. [`extreme`] makes valid cases whose
+//! t1, z and NTT-domain sums sit at the extremes of the arithmetic.
 
+pub mod extreme;
 pub mod rare;
 pub mod rules;
 pub mod sign;

@@ -2,10 +2,11 @@
 //! verdict FIPS 204 demands, and (for an invalid case) the one verifier deviation under which
 //! it would be accepted — so the case is valid except for exactly that rule.
 //!
-//! Every case uses a degenerate public key, rho || t1 with t1 = 0: then c t1 2^d = 0 whatever
-//! c is, w' = A z, and the crafter can choose z and the hints freely and still compute the
-//! honest c~ = H(mu || w1Encode(UseHint(h, A z))) without any secret. With z = 0, w' = 0 and
-//! every hinted coefficient is UseHint(1, r) at r0 = 0.
+//! Every rule-breaking case uses a degenerate public key, rho || t1 with t1 = 0: then c t1 2^d
+//! = 0 whatever c is, w' = A z, and the crafter can choose z and the hints freely and still
+//! compute the honest c~ = H(mu || w1Encode(UseHint(h, A z))) without any secret. With z = 0,
+//! w' = 0 and every hinted coefficient is UseHint(1, r) at r0 = 0. The last rules are valid
+//! cases at the extremes of the arithmetic, t1 at 0 and 2^10 - 1 ([`super::extreme`]).
 
 use super::spec::{self, Leniency, Poly};
 use crate::source::{Drawn, Source};
@@ -91,7 +92,7 @@ macro_rules! lenient {
 
 /// Every rule, in the order of the edge cases (case i < RULES.len() is rule i).
 #[rustfmt::skip]
-pub static RULES: [Rule; 24] = [
+pub static RULES: [Rule; 28] = [
     valid("z = 0, no hints (w' = 0)", |p, s| zero_z(p, s, false)),
     valid("use_hint(1, r0 = 0): z = 0 with hints, each hinted w1 coefficient is m - 1", |p, s| zero_z(p, s, true)),
     valid("a z coefficient at +(gamma1 - beta - 1), the largest valid", |p, s| z_at(p, s, Bound::Inside, 1)),
@@ -116,7 +117,78 @@ pub static RULES: [Rule; 24] = [
     breaks("a nonzero byte after the last hint index", lenient!(hint_padding), padding),
     breaks("c~ that differs from the honest one only in its last byte", lenient!(ctilde_first_32), ctilde_last_byte),
     breaks("a context of 256 bytes (c~ over its length mod 256)", lenient!(ctx_length), |p, s| message(p, s, Message::Ctx256)),
+    valid("t1 = 2^10 - 1 everywhere (t1 2^d = q - 1), z = 0: w' is c t1 2^d alone", |p, s| extreme(p, s, T1::AllMax, Z::Zero)),
+    valid("t1 = 2^10 - 1 everywhere, every z coefficient at +-(gamma1 - beta - 1)", |p, s| extreme(p, s, T1::AllMax, Z::AllAtBound)),
+    valid("t1 coefficients 0 or 2^10 - 1 at random, every z coefficient at +-(gamma1 - beta - 1)", |p, s| extreme(p, s, T1::Mixed, Z::AllAtBound)),
+    valid("t1 = 2^10 - 1 everywhere, z steered (6 coefficients per polynomial at +-(gamma1 - beta - 1)) to drive one row's unreduced NTT-domain sum of A-hat o NTT(z) far from 0", |p, s| extreme(p, s, T1::AllMax, Z::Steered)),
 ];
+
+#[derive(Clone, Copy)]
+enum T1 {
+    /// Every coefficient 2^10 - 1.
+    AllMax,
+    /// Each coefficient 0 or 2^10 - 1.
+    Mixed,
+}
+
+#[derive(Clone, Copy)]
+enum Z {
+    Zero,
+    /// Every coefficient at +-(gamma1 - beta - 1).
+    AllAtBound,
+    /// [`super::extreme::steered_z`] for a random row.
+    Steered,
+}
+
+/// A valid case with t1 at its extremes ([`super::extreme`]): rho drawn again while more
+/// than omega hints would be needed (with z = 0 none ever is).
+fn extreme(p: &Params, src: &mut dyn Source, t1: T1, z: Z) -> Drawn<Crafted> {
+    let mut plan = Plan::new(p, src)?;
+    let t1: Vec<Poly> = match t1 {
+        T1::AllMax => vec![[1023; 256]; p.k],
+        T1::Mixed => {
+            let bits = src.bytes(p.k * 32)?;
+            (0..p.k)
+                .map(|r| {
+                    core::array::from_fn(|i| (spec::signed(&bits, r * 256 + i, 1) + 1) / 2 * 1023)
+                })
+                .collect()
+        }
+    };
+    let m_prime = spec::pure_m_prime(&plan.msg, &plan.ctx, FIPS)
+        .expect("a crafted context of at most 255 bytes");
+    for attempt in 0..16 {
+        let row = src.int_in(0, p.k as i64 - 1)? as usize;
+        let zs: Vec<Poly> = match z {
+            _ if attempt == 15 => vec![[0; 256]; p.l],
+            Z::Zero => vec![[0; 256]; p.l],
+            Z::AllAtBound => {
+                let signs = src.bytes(p.l * 32)?;
+                let b = bound(p) - 1;
+                (0..p.l)
+                    .map(|j| core::array::from_fn(|i| spec::signed(&signs, j * 256 + i, b)))
+                    .collect()
+            }
+            Z::Steered => super::extreme::steered_z(p, &plan.rho, row, 6),
+        };
+        if let Some((pk, sig)) = super::extreme::sign(p, &plan.rho, &t1, &zs, &m_prime) {
+            let ones = t1.iter().flatten().filter(|&&c| c == 1023).count();
+            let sum = super::extreme::row_sum_in_q(p, &plan.rho, row, &zs);
+            return Ok(Crafted {
+                pk,
+                msg: plan.msg,
+                ctx: plan.ctx,
+                sig,
+                detail: format!(
+                    "{ones} of {} t1 coefficients 2^10 - 1; row {row}'s NTT-domain sum of A-hat o NTT(z): {sum:.1} q",
+                    p.k * 256
+                ),
+            });
+        }
+        plan.rho = src.bytes(32)?;
+    }
+    unreachable!("with z = 0 no hint is needed")
+}
 
 /// What the crafter signs: everything but c~, which it computes.
 struct Plan {

@@ -113,7 +113,7 @@ pub fn inv_ntt(a: &Poly) -> Poly {
 }
 
 /// RejNTTPoly (Alg. 30) of rho || s || r: entry (r, s) of A-hat (ExpandA, Alg. 32).
-fn rej_ntt_poly(rho: &[u8], r: usize, s: usize) -> Poly {
+pub(super) fn rej_ntt_poly(rho: &[u8], r: usize, s: usize) -> Poly {
     let mut x = Shake128::default();
     x.update(rho);
     x.update(&[s as u8, r as u8]);
