@@ -61,6 +61,11 @@ struct CheckArgs {
     /// Where mismatch reports go.
     #[arg(long, default_value = "mldsa-diff-reports")]
     report_dir: PathBuf,
+    /// Without the published verify vectors (Wycheproof's, from MLDSA_VECTORS, default
+    /// ../shared/vectors), which the run otherwise adds for every set whose verify check runs
+    /// and requires.
+    #[arg(long)]
+    no_published: bool,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -466,7 +471,43 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     let oracles: Vec<std::sync::Arc<dyn Oracle>> =
         oracles.into_iter().map(std::sync::Arc::from).collect();
+    // The published verify vectors of every set whose verify check runs (they reach what no
+    // generated input does: README "Verify at the extremes of the arithmetic").
+    let sets: Vec<mldsa::Params> = mldsa::params::ALL_PARAMS
+        .into_iter()
+        .filter(|p| {
+            Check::from_name(&format!("verify_{}", &p.name[7..]))
+                .is_some_and(|c| config.checks.contains(&c))
+        })
+        .collect();
+    let dir = if sets.is_empty() || args.no_published {
+        None
+    } else {
+        Some(
+            mldsa_kat::require_vectors_dir()
+                .map_err(|e| format!("{e}\n(or run without them: --no-published)"))?,
+        )
+    };
     let summary = runner::run(&config, &oracles)?;
+    // An implementation that hung in the run (a failure already) sits the vectors out.
+    let hung: Vec<&str> = summary
+        .findings
+        .iter()
+        .filter(|f| f.hang)
+        .map(|f| f.implementation.as_str())
+        .collect();
+    let published = match &dir {
+        Some(dir) => {
+            let asked: Vec<&std::sync::Arc<dyn Oracle>> = oracles
+                .iter()
+                .filter(|o| !hung.contains(&o.name()))
+                .collect();
+            Some(mldsa_diff::vectors::run_published_verify(
+                dir, &asked, &sets,
+            )?)
+        }
+        None => None,
+    };
     mldsa_diff::ci::github(&summary, names[0])?;
     if let Some(path) = &args.junit_out {
         let xml = mldsa_diff::ci::junit(&config, &summary, names[0])?;
@@ -477,7 +518,34 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         Format::Json => println!("{}", mldsa_diff::ci::json(&config, &summary, names[0])),
         Format::Junit => println!("{}", mldsa_diff::ci::junit(&config, &summary, names[0])?),
     }
-    Ok(failure_if(summary.mismatches() > 0))
+    let mut wrong = Vec::new();
+    if let Some(r) = &published {
+        wrong = r.findings();
+        // On stderr for the machine-readable formats, whose stdout is one document.
+        let text = format!(
+            "\npublished verify vectors ({} Wycheproof cases{}):\n{}published: {}\n",
+            r.vectors,
+            if hung.is_empty() {
+                String::new()
+            } else {
+                format!("; not asked, having hung above: {}", hung.join(", "))
+            },
+            r.render(),
+            if wrong.is_empty() {
+                "every verdict FIPS 204's or a stated deviation".to_string()
+            } else {
+                format!("WRONG VERDICTS:\n{}", wrong.join("\n"))
+            }
+        );
+        match args.format {
+            Format::Human => print!("{text}"),
+            Format::Json | Format::Junit => eprint!("{text}"),
+        }
+    }
+    if !wrong.is_empty() {
+        eprintln!("mldsa-diff check: FAILED: wrong verdicts on the published verify vectors");
+    }
+    Ok(failure_if(summary.mismatches() > 0 || !wrong.is_empty()))
 }
 
 fn print_human(config: &Config, summary: &runner::Summary, names: &[&str]) {
