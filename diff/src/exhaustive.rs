@@ -368,3 +368,41 @@ pub fn print(rows: &[Row]) -> bool {
     }
     ok
 }
+
+/// `mldsa-diff exhaustive`: `only` (names from [`KERNELS`], all if empty) through `oracles`
+/// (the reference first) on `threads` threads (default: every core), the table printed;
+/// `true` if every answer was right.
+pub fn command(
+    oracles: &[Arc<dyn Oracle>],
+    only: &[String],
+    threads: Option<usize>,
+) -> Result<bool, String> {
+    if let Some(k) = only.iter().find(|k| !KERNELS.contains(&k.as_str())) {
+        return Err(format!(
+            "--only {k}: not one of the exhaustive kernels ({})",
+            KERNELS.join(", ")
+        ));
+    }
+    let kernels: Vec<&str> = if only.is_empty() {
+        KERNELS.to_vec()
+    } else {
+        only.iter().map(String::as_str).collect()
+    };
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let started = Instant::now();
+    let rows = run(oracles, &kernels, threads)?;
+    let ok = print(&rows);
+    println!(
+        "exhaustive: {} inputs in {:.1}s; {}",
+        rows.iter().map(|r| r.inputs).sum::<usize>(),
+        started.elapsed().as_secs_f64(),
+        if ok {
+            "every answer right"
+        } else {
+            "WRONG ANSWERS"
+        }
+    );
+    Ok(ok)
+}

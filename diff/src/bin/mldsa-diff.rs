@@ -124,9 +124,9 @@ enum Command {
         /// make_hint_32, use_hint_88, use_hint_32).
         #[arg(long, num_args = 1..)]
         only: Vec<String>,
-        /// Only these implementations (besides the reference), comma separated.
-        #[arg(long = "impl")]
-        implementations: Option<String>,
+        /// Only these implementations (besides the reference).
+        #[arg(long = "impl", num_args = 1..)]
+        implementations: Vec<String>,
         /// Threads (default: the machine's cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -300,64 +300,32 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             implementations,
             threads,
             require_backends,
-        } => exhaustive(&only, implementations.as_deref(), threads, require_backends),
+        } => {
+            let oracles = required_oracles(&implementations, require_backends.as_deref())?;
+            let ok = mldsa_diff::exhaustive::command(&oracles, &only, threads)?;
+            Ok(failure_if(!ok))
+        }
     }
 }
 
-fn exhaustive(
-    only: &[String],
-    implementations: Option<&str>,
-    threads: Option<usize>,
-    require: Option<String>,
-) -> Result<ExitCode, String> {
-    use mldsa_diff::exhaustive::{KERNELS, print, run};
-    for k in only {
-        if !KERNELS.contains(&k.as_str()) {
-            return Err(format!(
-                "--only {k}: not one of the exhaustive kernels ({})",
-                KERNELS.join(", ")
-            ));
+/// The implementations `names` selects (all if empty; the reference always), after the
+/// required ones (`require`, else MLDSA_REQUIRE_BACKENDS) are found here and among them.
+fn required_oracles(
+    names: &[String],
+    require: Option<&str>,
+) -> Result<Vec<std::sync::Arc<dyn Oracle>>, String> {
+    let required = match require {
+        Some(list) => {
+            mldsa_diff::ci::require(list).map_err(|e| format!("--require-backends: {e}"))?
         }
-    }
-    let kernels: Vec<&str> = if only.is_empty() {
-        KERNELS.to_vec()
-    } else {
-        only.iter().map(String::as_str).collect()
+        None => mldsa_diff::ci::require_from_env()?,
     };
-    let names: Vec<String> = implementations
-        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
-        .unwrap_or_default();
-    let oracles: Vec<std::sync::Arc<dyn Oracle>> = select_oracles(&names)?
-        .into_iter()
-        .map(std::sync::Arc::from)
-        .collect();
-    let present: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-    let mut required = mldsa_diff::ci::require_from_env()?;
-    if let Some(list) = require {
-        required.extend(mldsa_diff::ci::require(&list)?);
+    let oracles = select_oracles(names)?;
+    let here: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    if let Some(r) = required.iter().find(|r| !here.contains(&r.as_str())) {
+        return Err(format!("{r} is required but --impl leaves it out"));
     }
-    if let Some(r) = required.iter().find(|r| !present.contains(&r.as_str())) {
-        return Err(format!(
-            "required implementation {r} is not among --impl {names:?}"
-        ));
-    }
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let started = std::time::Instant::now();
-    let rows = run(&oracles, &kernels, threads)?;
-    let ok = print(&rows);
-    println!(
-        "exhaustive: {} inputs in {:.1}s; {}",
-        rows.iter().map(|r| r.inputs).sum::<usize>(),
-        started.elapsed().as_secs_f64(),
-        if ok {
-            "every answer right"
-        } else {
-            "WRONG ANSWERS"
-        }
-    );
-    Ok(failure_if(!ok))
+    Ok(oracles.into_iter().map(std::sync::Arc::from).collect())
 }
 
 fn serve(name: &str) -> Result<ExitCode, String> {
@@ -458,56 +426,22 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         kernel_timeout: limit(runner::KERNEL_TIMEOUT),
         e2e_timeout: limit(runner::E2E_TIMEOUT),
     };
-    let required = match &args.require_backends {
-        Some(list) => {
-            mldsa_diff::ci::require(list).map_err(|e| format!("--require-backends: {e}"))?
-        }
-        None => mldsa_diff::ci::require_from_env()?,
-    };
-    let oracles = select_oracles(&args.implementations)?;
+    let oracles = required_oracles(&args.implementations, args.require_backends.as_deref())?;
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-    if let Some(r) = required.iter().find(|r| !names.contains(&r.as_str())) {
-        return Err(format!("{r} is required but --impl leaves it out"));
-    }
-    let oracles: Vec<std::sync::Arc<dyn Oracle>> =
-        oracles.into_iter().map(std::sync::Arc::from).collect();
     // The published verify vectors of every set whose verify check runs (they reach what no
-    // generated input does: README "Verify at the extremes of the arithmetic").
-    let sets: Vec<mldsa::Params> = mldsa::params::ALL_PARAMS
-        .into_iter()
-        .filter(|p| {
-            Check::from_name(&format!("verify_{}", &p.name[7..]))
-                .is_some_and(|c| config.checks.contains(&c))
-        })
-        .collect();
-    let dir = if sets.is_empty() || args.no_published {
-        None
-    } else {
-        Some(
+    // generated input does: README "Verify at the extremes of the arithmetic"); looked for
+    // before the run, so that their absence is an error at once.
+    let sets = mldsa_diff::vectors::verify_sets(&config.checks);
+    let dir = (!sets.is_empty() && !args.no_published)
+        .then(|| {
             mldsa_kat::require_vectors_dir()
-                .map_err(|e| format!("{e}\n(or run without them: --no-published)"))?,
-        )
-    };
+                .map_err(|e| format!("{e}\n(or run without them: --no-published)"))
+        })
+        .transpose()?;
     let summary = runner::run(&config, &oracles)?;
-    // An implementation that hung in the run (a failure already) sits the vectors out.
-    let hung: Vec<&str> = summary
-        .findings
-        .iter()
-        .filter(|f| f.hang)
-        .map(|f| f.implementation.as_str())
-        .collect();
-    let published = match &dir {
-        Some(dir) => {
-            let asked: Vec<&std::sync::Arc<dyn Oracle>> = oracles
-                .iter()
-                .filter(|o| !hung.contains(&o.name()))
-                .collect();
-            Some(mldsa_diff::vectors::run_published_verify(
-                dir, &asked, &sets,
-            )?)
-        }
-        None => None,
-    };
+    let published = dir
+        .map(|d| mldsa_diff::vectors::published_after(&d, &oracles, &sets, &summary))
+        .transpose()?;
     mldsa_diff::ci::github(&summary, names[0])?;
     if let Some(path) = &args.junit_out {
         let xml = mldsa_diff::ci::junit(&config, &summary, names[0])?;
@@ -519,24 +453,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         Format::Junit => println!("{}", mldsa_diff::ci::junit(&config, &summary, names[0])?),
     }
     let mut wrong = Vec::new();
-    if let Some(r) = &published {
+    if let Some((r, text)) = &published {
         wrong = r.findings();
         // On stderr for the machine-readable formats, whose stdout is one document.
-        let text = format!(
-            "\npublished verify vectors ({} Wycheproof cases{}):\n{}published: {}\n",
-            r.vectors,
-            if hung.is_empty() {
-                String::new()
-            } else {
-                format!("; not asked, having hung above: {}", hung.join(", "))
-            },
-            r.render(),
-            if wrong.is_empty() {
-                "every verdict FIPS 204's or a stated deviation".to_string()
-            } else {
-                format!("WRONG VERDICTS:\n{}", wrong.join("\n"))
-            }
-        );
         match args.format {
             Format::Human => print!("{text}"),
             Format::Json | Format::Junit => eprint!("{text}"),

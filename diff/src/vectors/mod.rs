@@ -229,6 +229,52 @@ pub fn run_published_verify<O: AsRef<dyn Oracle> + Sync>(
     })
 }
 
+/// The parameter sets whose `verify_{set}` check is among `checks`.
+pub fn verify_sets(checks: &[crate::check::Check]) -> Vec<mldsa::Params> {
+    mldsa::params::ALL_PARAMS
+        .into_iter()
+        .filter(|p| input::check("verify", p).is_ok_and(|c| checks.contains(&c)))
+        .collect()
+}
+
+/// The published verify vectors `mldsa-diff check` runs after `summary`'s run: every oracle
+/// but those that hung there (named in the text), and the text to print.
+pub fn published_after(
+    dir: &Path,
+    oracles: &[std::sync::Arc<dyn Oracle>],
+    sets: &[mldsa::Params],
+    summary: &crate::runner::Summary,
+) -> Result<(Results, String), String> {
+    let hung: Vec<&str> = summary
+        .findings
+        .iter()
+        .filter(|f| f.hang)
+        .map(|f| f.implementation.as_str())
+        .collect();
+    let asked: Vec<&std::sync::Arc<dyn Oracle>> = oracles
+        .iter()
+        .filter(|o| !hung.contains(&o.name()))
+        .collect();
+    let r = run_published_verify(dir, &asked, sets)?;
+    let wrong = r.findings();
+    let text = format!(
+        "\npublished verify vectors ({} Wycheproof cases{}):\n{}published: {}\n",
+        r.vectors,
+        if hung.is_empty() {
+            String::new()
+        } else {
+            format!("; not asked, having hung above: {}", hung.join(", "))
+        },
+        r.render(),
+        if wrong.is_empty() {
+            "every verdict FIPS 204's or a stated deviation".to_string()
+        } else {
+            format!("WRONG VERDICTS:\n{}", wrong.join("\n"))
+        }
+    );
+    Ok((r, text))
+}
+
 pub fn run_all(dir: &Path, oracles: &[Box<dyn Oracle>]) -> Result<Results, String> {
     let mut vectors = acvp_vectors(dir)?;
     let (w, not_run) = wycheproof_vectors(dir)?;
