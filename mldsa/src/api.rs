@@ -176,20 +176,29 @@ impl<P: ParameterSet> core::fmt::Debug for SigningKey<P> {
 impl<P: ParameterSet> SigningKey<P> {
     /// ML-DSA.KeyGen_internal from the 32-byte seed xi (Alg. 6).
     pub fn from_seed(xi: &[u8; 32]) -> Self {
-        let mut pk = P::VerifyingKeyBytes::zeroed();
-        let mut sk = P::SigningKeyBytes::zeroed();
-        raw::keygen_internal(backend(), &P::PARAMS, xi, pk.as_mut(), sk.as_mut()).expect(
-            "buffers have the parameter set's lengths and the default backend is available",
-        );
-        let vk = VerifyingKey {
-            bytes: pk,
-            tr: scheme::compute_tr(Portable, pk.as_ref()),
-        };
-        SigningKey {
-            expanded: sk,
+        // Generated into the key itself: an expanded key made in a local and moved into the
+        // key leaves that local's copy unwiped (`release-tests/secret_wipes.rs` found it). The
+        // key itself is still moved when returned, as any Rust value, and a move may leave
+        // a copy in the frame it left (README "Secrets and stack"): `raw::keygen_internal`
+        // writes into the caller's buffers and moves nothing.
+        let mut key: Self = SigningKey {
+            expanded: P::SigningKeyBytes::zeroed(),
             seed: Some(*xi),
-            vk,
-        }
+            vk: VerifyingKey {
+                bytes: P::VerifyingKeyBytes::zeroed(),
+                tr: [0; 64],
+            },
+        };
+        raw::keygen_internal(
+            backend(),
+            &P::PARAMS,
+            xi,
+            key.vk.bytes.as_mut(),
+            key.expanded.as_mut(),
+        )
+        .expect("buffers have the parameter set's lengths and the default backend is available");
+        key.vk.tr = scheme::compute_tr(Portable, key.vk.bytes.as_ref());
+        key
     }
 
     /// ML-DSA.KeyGen (Alg. 1): a fresh seed from `rng`.
@@ -204,7 +213,8 @@ impl<P: ParameterSet> SigningKey<P> {
     /// key recomputed from rho, s1 and s2.
     pub fn from_expanded_bytes(bytes: &[u8]) -> Result<Self, Error> {
         let p = &P::PARAMS;
-        let parts = scheme::unpack_sk(Portable, p, bytes)?;
+        let mut parts = scheme::SecretParts::zero(p);
+        scheme::unpack_sk_into(Portable, p, bytes, &mut parts)?;
         let mut pk = P::VerifyingKeyBytes::zeroed();
         scheme::public_from_secret(Portable, p, &parts, pk.as_mut())?;
         let mut expanded = P::SigningKeyBytes::zeroed();

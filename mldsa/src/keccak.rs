@@ -76,14 +76,15 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
     )]
     pub fn absorb(&mut self, mut data: &[u8]) -> &mut Self {
         assert!(!self.squeezing, "absorb after squeeze");
-        // Byte-wise up to a lane boundary, then whole lanes, then the tail.
-        let mut w = [0u8; 8];
+        // Byte-wise up to a lane boundary, then whole lanes, then the tail. Each lane goes
+        // from the input straight into the state: no local copy of (maybe secret) input is
+        // left to wipe.
         while !data.is_empty() {
             if self.pos.is_multiple_of(8) && data.len() >= 8 && self.pos + 8 <= RATE {
                 let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
                 for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
-                    w.copy_from_slice(chunk);
-                    self.state[self.pos / 8 + i] ^= u64::from_le_bytes(w);
+                    let lane: [u8; 8] = chunk.try_into().expect("chunks of 8 bytes");
+                    self.state[self.pos / 8 + i] ^= u64::from_le_bytes(lane);
                 }
                 self.pos += 8 * lanes;
                 data = &data[8 * lanes..];
@@ -97,8 +98,6 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
                 self.pos = 0;
             }
         }
-        // The input may be secret: no lane of it is left behind.
-        zeroize::Zeroize::zeroize(&mut w);
         self
     }
 

@@ -181,7 +181,8 @@ pub fn check_digest(ph: PreHash, digest: &[u8]) -> Result<(), Error> {
 
 /// Decodes an expanded secret key, checking its length and the s1/s2 ranges only.
 pub fn check_secret_key(p: &Params, sk: &[u8]) -> Result<(), Error> {
-    scheme::unpack_sk(crate::backend::Portable, p, sk).map(|_| ())
+    let mut parts = scheme::SecretParts::zero(p);
+    scheme::unpack_sk_into(crate::backend::Portable, p, sk, &mut parts)
 }
 
 /// Decodes a signature (length, hint encoding, z bound) without verifying it.

@@ -129,10 +129,8 @@ impl SecretParts {
 
 impl Drop for SecretParts {
     fn drop(&mut self) {
-        // s1, s2 and t0 wipe themselves.
+        // s1, s2 and t0 wipe themselves; rho and tr are public (pkDecode's rho, H(pk)).
         self.key[..].zeroize();
-        self.rho[..].zeroize();
-        self.tr[..].zeroize();
     }
 }
 
@@ -158,18 +156,13 @@ fn unpack_pk_rho(p: &Params, pk: &[u8]) -> Result<[u8; 32], Error> {
     Ok(rho)
 }
 
-/// skDecode (FIPS 204 Alg. 25), rejecting s1/s2 coefficients outside [-eta, eta] (which
-/// FIPS 204 leaves to the caller; a careful signer must not sign with such a key). The
-/// range check is constant time; only the final verdict branches.
-pub(crate) fn unpack_sk<B: Backend>(b: B, p: &Params, sk: &[u8]) -> Result<SecretParts, Error> {
-    let mut parts = SecretParts::zero(p);
-    unpack_sk_into(b, p, sk, &mut parts)?;
-    Ok(parts)
-}
-
-/// [`unpack_sk`] into the caller's `parts` (made by [`SecretParts::zero`] for `p`), so a
-/// signer decodes in place instead of moving 23 KiB out of a `Result`. On an error `parts`
-/// holds a partial decoding, which the caller drops (and so wipes) without using.
+/// skDecode (FIPS 204 Alg. 25) into the caller's `parts` (made by [`SecretParts::zero`] for
+/// `p`), rejecting s1/s2 coefficients outside [-eta, eta] (which FIPS 204 leaves to the
+/// caller; a careful signer must not sign with such a key). The range check is constant
+/// time; only the final verdict branches. In place, never returned by value: a move of the
+/// decoded key out of a `Result` leaves an unwiped copy of it in the frame it left
+/// (`release-tests/secret_wipes.rs` found one). On an error `parts` holds a partial decoding,
+/// which the caller drops (and so wipes) without using.
 pub(crate) fn unpack_sk_into<B: Backend>(
     b: B,
     p: &Params,

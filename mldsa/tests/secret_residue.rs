@@ -17,25 +17,15 @@
 //! (s1, s2 and K against the secret key, y against `sample::expand_mask`), so a wrong
 //! derivation cannot make the test pass vacuously.
 
+mod residue;
 mod stack_probe;
-
-use std::collections::{BTreeMap, HashMap};
 
 use mldsa::backend::{AnyBackend, Backend};
 use mldsa::params::{ALL_PARAMS, Eta, Params};
 use mldsa::poly::Poly;
 use mldsa::{BackendKind, raw, with_backend};
+use residue::{Secrets, report, search, shake256};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
-
-fn shake256(parts: &[&[u8]], n: usize) -> Vec<u8> {
-    let mut h = sha3::Shake256::default();
-    for p in parts {
-        h.update(p);
-    }
-    let mut out = vec![0u8; n];
-    h.finalize_xof().read(&mut out);
-    out
-}
 
 /// RejBoundedPoly (FIPS 204 Alg. 31) for rho' || nonce.
 fn rej_bounded(eta: Eta, rhoprime: &[u8], nonce: u16) -> [i32; 256] {
@@ -86,65 +76,6 @@ fn ntt(kind: BackendKind, a: &[i32; 256]) -> [i32; 256] {
     let any = AnyBackend::new(kind).expect("available");
     with_backend!(any, |b| b.ntt(&mut x));
     x.coeffs
-}
-
-/// The secrets to look for.
-struct Secrets {
-    bytes: Vec<(&'static str, Vec<u8>)>,
-    /// (name, coefficients per window, polynomials).
-    polys: Vec<(&'static str, usize, Vec<[i32; 256]>)>,
-}
-
-/// How many copies of each secret a region holds: a copy is a run of matching windows
-/// (byte strings) or the polynomial positions implied by matching windows (polynomials).
-fn search(region: &[u8], s: &Secrets) -> BTreeMap<&'static str, usize> {
-    const W: usize = 16;
-    let mut found: BTreeMap<&'static str, usize> = BTreeMap::new();
-    // Byte strings: window -> (secret, offset in it).
-    let mut windows: HashMap<[u8; W], (usize, usize)> = HashMap::new();
-    for (si, (_, bytes)) in s.bytes.iter().enumerate() {
-        for (o, w) in bytes.windows(W).enumerate() {
-            windows.entry(w.try_into().unwrap()).or_insert((si, o));
-        }
-    }
-    let mut prev: Option<(usize, usize)> = None;
-    for at in 0..region.len().saturating_sub(W - 1) {
-        let hit = windows.get(&region[at..at + W]).copied();
-        if let Some((si, o)) = hit {
-            // A continuation of the copy that matched one byte before, or a new copy.
-            if prev != Some((si, o.wrapping_sub(1))) {
-                *found.entry(s.bytes[si].0).or_default() += 1;
-            }
-        }
-        prev = hit;
-    }
-    // Polynomials: aligned runs of `run` coefficients -> (secret, polynomial, run index).
-    for (name, run, polys) in &s.polys {
-        let bytes = 4 * run;
-        let mut chunks: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
-        for (pi, poly) in polys.iter().enumerate() {
-            for (ci, c) in poly.chunks_exact(*run).enumerate() {
-                let v: Vec<u8> = c.iter().flat_map(|x| x.to_ne_bytes()).collect();
-                chunks.entry(v).or_insert((pi, ci));
-            }
-        }
-        let mut copies = std::collections::HashSet::new();
-        for at in (0..region.len().saturating_sub(bytes - 1)).step_by(4) {
-            if let Some(&(pi, ci)) = chunks.get(&region[at..at + bytes]) {
-                // Where the polynomial this run belongs to would start.
-                copies.insert((pi, at as isize - (ci * bytes) as isize));
-            }
-        }
-        if !copies.is_empty() {
-            found.insert(name, copies.len());
-        }
-    }
-    found
-}
-
-fn report(what: &str, found: &BTreeMap<&'static str, usize>) -> String {
-    let list: Vec<String> = found.iter().map(|(k, v)| format!("{v} x {k}")).collect();
-    format!("{what}: {}", list.join(", "))
 }
 
 /// Runs KeyGen and Sign for `p` on `kind` over painted stacks; returns what each left.
@@ -199,16 +130,17 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         .collect();
     let mut secrets = Secrets {
         bytes: vec![
-            ("xi", xi.clone()),
-            ("ExpandS stream", s_stream),
-            ("K", key.clone()),
-            ("rho'", rhoprime.clone()),
-            ("s1/s2 encoding", s_enc.clone()),
-            ("t0 encoding", t0_enc.clone()),
+            ("xi", 16, vec![xi.clone()]),
+            ("ExpandS stream", 16, vec![s_stream]),
+            ("K", 16, vec![key.clone()]),
+            ("rho'", 16, vec![rhoprime.clone()]),
+            ("s1/s2 encoding", 16, vec![s_enc.clone()]),
+            ("t0 encoding", 16, vec![t0_enc.clone()]),
         ],
         polys: vec![("s1/s2", 16, s.clone()), ("NTT(s1/s2)", 8, s_hat.clone())],
+        words: Vec::new(),
     };
-    let found = search(&probe.0, &secrets);
+    let found = search(&probe.0, None, &secrets);
     if !found.is_empty() {
         failures.push(report(&format!("{kind} {} keygen", p.name), &found));
     }
@@ -253,13 +185,13 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         .flat_map(|n| shake256(&[&rhopp, &n.to_le_bytes()], p.gamma1.poly_z_bytes()))
         .collect();
     secrets.bytes = vec![
-        ("K", key),
-        ("rho''", rhopp),
-        ("ExpandMask stream", mask_stream),
-        ("c~", sig[..p.ctilde_bytes()].to_vec()),
-        ("rnd", rnd),
-        ("s1/s2 encoding", s_enc),
-        ("t0 encoding", t0_enc),
+        ("K", 16, vec![key]),
+        ("rho''", 16, vec![rhopp]),
+        ("ExpandMask stream", 16, vec![mask_stream]),
+        ("c~", 16, vec![sig[..p.ctilde_bytes()].to_vec()]),
+        ("rnd", 16, vec![rnd]),
+        ("s1/s2 encoding", 16, vec![s_enc]),
+        ("t0 encoding", 16, vec![t0_enc]),
     ];
     secrets.polys = vec![
         ("s1/s2", 16, s),
@@ -267,15 +199,15 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
         ("y", 8, y),
         ("NTT(y)", 8, y_hat),
     ];
-    let found = search(&region, &secrets);
+    let found = search(&region, None, &secrets);
     if !found.is_empty() {
         failures.push(report(&format!("{kind} {} sign", p.name), &found));
     }
 
     // A positive control: a function that leaves rho'' and y[0] on the stack is caught.
-    let (rhopp, y0) = (secrets.bytes[1].1.clone(), secrets.polys[2].2[0]);
+    let (rhopp, y0) = (secrets.bytes[1].2[0].clone(), secrets.polys[2].2[0]);
     let control = stack_probe::probe(move || leave_behind(&rhopp, &y0));
-    let found = search(&control.region, &secrets);
+    let found = search(&control.region, None, &secrets);
     assert!(
         found.get("rho''") >= Some(&1) && found.get("y") >= Some(&1),
         "the search misses secrets left on the stack: {found:?}"

@@ -96,6 +96,8 @@ pub(crate) struct Probe<R> {
     pub(crate) region: Vec<u8>,
     /// Whether the deepest painted word was still intact (the region was deep enough).
     pub(crate) deep_enough: bool,
+    /// Which 8-byte words of the region `f` overwrote (the rest still hold the paint).
+    pub(crate) written: Vec<bool>,
 }
 
 /// Runs `f` on a fresh thread over a painted stack region (see the module documentation).
@@ -113,11 +115,15 @@ pub(crate) fn probe<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -
                 .find(|&(i, &w)| w != pattern(bottom + 8 * i))
                 .map_or(top, |(i, _)| bottom + 8 * i);
             let region: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+            let written = (words.iter().enumerate())
+                .map(|(i, &w)| w != pattern(bottom + 8 * i))
+                .collect();
             Probe {
                 result,
                 used: pad_at.saturating_sub(lowest),
                 region,
                 deep_enough: words[0] == pattern(bottom),
+                written,
             }
         })
         .expect("spawn the probing thread")
