@@ -138,6 +138,9 @@ cli() {
     done
     check_missing_value bash scripts/ct-divides.sh --target
     check_missing_value bash scripts/replay.sh
+    for o in --target --profile --qemu-cpu --only; do
+        check_missing_value bash scripts/wipe-deletions.sh "$o"
+    done
     check_missing_value bash scripts/install-oracles.sh --dest
     for s in diff/oracles/*/install.sh; do
         check_help bash "$s"

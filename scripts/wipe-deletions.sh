@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Deletes each wipe in mldsa/src in turn and shows that the secret tests catch it: every
+# `zeroize` call, `Zeroizing` wrapper, `wipe_below` frame wipe and `.wipe()` call (found by
+# pattern, so a new wipe is in the run without being listed here), deleted alone in a copy
+# of mldsa/ and release-tests/, then release-tests/'s secret_wipes and secret_residue tests
+# (the release profile, the build users ship; .ci/run runs both) must fail. A wipe no test
+# can reach is listed below with its reason (EXEMPT); an exempt wipe that *is* caught, a
+# deletion that does not compile and a wipe that survives all fail the run.
+#
+#   scripts/wipe-deletions.sh [--target aarch64-unknown-linux-gnu [--qemu-cpu max|cortex-a72]]
+#                             [--profile release|test] [--only SUBSTRING]...
+#
+# --target aarch64-unknown-linux-gnu: build for aarch64 and run under qemu-user (Debian's
+#   qemu-user and aarch64 cross gcc, as .ci/run installs; QEMU_CPU=max: Neon with SHA3), for
+#   the Neon backend's wipes. Wipes of a backend the run's CPU lacks are skipped, named.
+# --qemu-cpu cortex-a72: the emulated CPU without SHA3 (the plain Keccak path, whose frames
+#   the max CPU's neon-plain runs do not reproduce; .ci/run's Cortex-A72 step).
+# --profile test: the workspace's test profile (opt-level 3, debug assertions, overflow
+#   checks; the cargo test --workspace and cross legs' build) instead of release, and
+#   secret_residue alone (secret_wipes does not pass in that profile: README "Secrets and
+#   stack"). Some frame wipes matter only there (the Neon 2-way permutation's).
+# --only SUBSTRING: only the sites whose file path contains it (repeatable).
+# Prints a table (site, the line deleted, verdict) and exits 1 unless every non-exempt
+# deletion fails a test. About 40 s per site natively (an incremental release build of the
+# library and the two tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=""
+profile=release
+qemu_cpu=max
+only=()
+need() { [ $# -ge 2 ] || { echo "wipe-deletions.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --target) need "$@"; target=$2; shift 2 ;;
+    --profile) need "$@"; profile=$2; shift 2 ;;
+    --qemu-cpu) need "$@"; qemu_cpu=$2; shift 2 ;;
+    --only) need "$@"; only+=("$2"); shift 2 ;;
+    *) echo "wipe-deletions.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+case "$profile" in
+release | test) ;;
+*) echo "wipe-deletions.sh: --profile must be release or test" >&2; exit 2 ;;
+esac
+case "$qemu_cpu" in
+max) sha3=1 ;;
+cortex-a72) sha3=0 ;;
+*) echo "wipe-deletions.sh: --qemu-cpu must be max or cortex-a72" >&2; exit 2 ;;
+esac
+case "$target" in
+"" | aarch64-unknown-linux-gnu) ;;
+*) echo "wipe-deletions.sh: --target must be aarch64-unknown-linux-gnu (or absent for this machine)" >&2; exit 2 ;;
+esac
+
+# file:substring -> why no test can see the deletion. The substring is looked for in the
+# site's line, trimmed, after the line above it, trimmed, and a space. Keep each reason true.
+declare -A EXEMPT=(
+    ["mldsa/src/api.rs:Zeroizing::new(self.expanded)"]="to_expanded_bytes hands the caller a wrapper that wipes the caller's copy: no wipe of the library's (its deletion does not compile)"
+    ["mldsa/src/scheme.rs:let mut tmp = Zeroizing::new"]="Sign's scratch polynomial: on every signature it returns, its last content is the hint of the last row (public, in the signature); it holds a secret (c t0, c s2 of a rejected attempt) at the end only when all 1000 attempts are rejected, which no test can make happen"
+    ["mldsa/src/scheme.rs:let mut chat = Zeroizing::new"]="Sign's NTT(c): on every signature it returns, it is the accepted attempt's (public: c~ is in the signature); a rejected attempt's is left only when all 1000 attempts are rejected, which no test can make happen"
+    ["mldsa/src/backend/avx2/pack.rs:the last bytes of their encoding. tmp.zeroize();"]="packing's last step (t0's last 13 bytes, s1's and s2's last 3 or 4): at opt-level 3 the compiler forwards the vector store into the copy-out and keeps no copy in memory (deleted, no 8-byte window of t0's encoding is left to find); it is for builds that keep one"
+    ["mldsa/src/backend/neon/pack.rs:the last bytes of their encoding. tmp.zeroize();"]="as AVX2's: packing's last step, whose copy the compiler keeps in a register at opt-level 3 (deleted, nothing is left to find)"
+    ["mldsa/src/sample/ball.rs:zeroize::Zeroize::zeroize(&mut signs)"]="the sign bits left after tau shifts live in a register at opt-level 3 (the zeroize only makes the compiler give them a stack slot to clear): deleting it leaves nothing to find; it is for builds that keep them on the stack (opt-level 0, not checked: README \"Secrets and stack\")"
+    ["mldsa/src/api.rs:let mut xi = Zeroizing::new"]="generate's xi: the key it returns holds xi itself (its seed), and returning the key moves it, which may leave a copy of the whole key, xi included, in the frame it left (README \"Secrets and stack\"): a copy of xi there is no evidence of this wipe's deletion"
+)
+
+# The same, for the release profile only: wipes whose frames only the test profile's code
+# leaves secrets in (`--profile test` shows each caught there).
+declare -A EXEMPT_RELEASE=(
+    ["mldsa/src/backend/neon/keccak.rs:keccak2_neon(s, 1); crate::backend::frame::wipe_below"]="in release the plain 2-way permutation leaves no lane in its frame; in the test profile it does, and --profile test --qemu-cpu cortex-a72 catches this wipe's deletion"
+    ["mldsa/src/backend/neon/keccak.rs:keccak2_sha3(s, 1); crate::backend::frame::wipe_below"]="in release the SHA3 2-way permutation leaves no lane in its frame; in the test profile it does, and --profile test (max CPU) catches this wipe's deletion"
+)
+
+mapfile -t sites < <(grep -rnE 'zeroize\(|Zeroizing::new\(|wipe_below::<|\.wipe\(\)' mldsa/src \
+    | grep -vE '^[^:]+:[0-9]+:\s*//' \
+    | grep -vE 'fn (zeroize|wipe|wipe_below)\b|^[^:]+:[0-9]+:\s*use ' \
+    | cut -d: -f1,2)
+selected=()
+for s in "${sites[@]}"; do
+    keep=1
+    if [ ${#only[@]} -gt 0 ]; then
+        keep=0
+        for o in "${only[@]}"; do [[ "${s%%:*}" == *"$o"* ]] && keep=1; done
+    fi
+    [ "$keep" = 1 ] && selected+=("$s")
+done
+[ ${#selected[@]} -gt 0 ] || { echo "wipe-deletions.sh: no wipe site selected" >&2; exit 2; }
+
+work=target/wipe-deletions
+mkdir -p "$work"
+rm -rf "$work/src"
+mkdir -p "$work/src"
+cp -r mldsa release-tests "$work/src/"
+rm -rf "$work/src/mldsa/target" "$work/src/release-tests/target"
+
+cargo_args=(--locked --manifest-path "$work/src/release-tests/Cargo.toml" --target-dir "$work/target")
+if [ "$profile" = release ]; then
+    cargo_args+=(--release --test secret_wipes --test secret_residue)
+else
+    # The workspace's [profile.test] (Cargo.toml), which this package's own manifest lacks.
+    cargo_args+=(--config profile.test.opt-level=3 --config profile.test.debug-assertions=true
+        --config profile.test.overflow-checks=true --config 'profile.test.debug="line-tables-only"'
+        --test secret_residue)
+    export CARGO_INCREMENTAL=0
+fi
+env_run=()
+if [ -n "$target" ]; then
+    cargo_args+=(--target "$target")
+    env_run=(env CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+        CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+        QEMU_CPU="$qemu_cpu" MLDSA_NEON_EXPECT_SHA3="$sha3")
+fi
+
+# Which backends the run's CPU has: a site in another backend's folder is skipped, named.
+has_avx2=0
+if [ -z "$target" ] && grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then has_avx2=1; fi
+
+echo "== the unmodified copy must pass"
+"${env_run[@]}" cargo test "${cargo_args[@]}" >"$work/baseline.log" 2>&1 || {
+    cat "$work/baseline.log"; echo "wipe-deletions.sh: the unmodified tests fail" >&2; exit 1; }
+
+caught=0 survived=0 exempt=0 skipped=0 bad=0
+table=()
+for site in "${selected[@]}"; do
+    file=${site%%:*} line=${site##*:}
+    text=$(sed -n "${line}p" "$file" | sed 's/^ *//')
+    context="$(sed -n "$((line - 1))p" "$file" | sed 's/^ *//') $text"
+    reason=""
+    for k in "${!EXEMPT[@]}"; do
+        if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then reason=${EXEMPT[$k]}; fi
+    done
+    if [ "$profile" = release ]; then
+        for k in "${!EXEMPT_RELEASE[@]}"; do
+            if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then reason=${EXEMPT_RELEASE[$k]}; fi
+        done
+    fi
+    if { [[ "$file" == */avx2/* ]] && [ "$has_avx2" = 0 ]; } || { [[ "$file" == */neon/* ]] && [ -z "$target" ]; }; then
+        table+=("$site | \`$text\` | skipped: not this CPU's backend")
+        skipped=$((skipped + 1))
+        continue
+    fi
+    copy="$work/src/$file"
+    cp "$file" "$copy"
+    if [[ "$text" == *"Zeroizing::new("* ]]; then
+        # The wrapper without its wipe: ManuallyDrop derefs the same way and never drops.
+        sed -i "${line}s/Zeroizing::new(/core::mem::ManuallyDrop::new(/" "$copy"
+    else
+        sed -i "${line}s/.*//" "$copy"
+    fi
+    log="$work/$(echo "$site" | tr '/:' '__').log"
+    if ! "${env_run[@]}" cargo test --no-run "${cargo_args[@]}" >"$log" 2>&1; then
+        if [ -n "$reason" ]; then
+            verdict="exempt: $reason"
+            exempt=$((exempt + 1))
+        else
+            verdict="ERROR: the deletion does not compile ($log)"
+            bad=$((bad + 1))
+        fi
+    elif "${env_run[@]}" cargo test "${cargo_args[@]}" >>"$log" 2>&1; then
+        if [ -n "$reason" ]; then
+            verdict="exempt, not caught: $reason"
+            exempt=$((exempt + 1))
+        else
+            verdict="SURVIVED: no test failed ($log)"
+            survived=$((survived + 1))
+        fi
+    else
+        what=$(grep -hE '^(portable|avx2|neon|neon-plain|API|ML-DSA).*: [0-9]+ x' "$log" | head -n 3 | tr '\n' ';' || true)
+        if [ -n "$reason" ]; then
+            verdict="ERROR: exempt, yet caught: $what (drop it from EXEMPT)"
+            bad=$((bad + 1))
+        else
+            verdict="caught: ${what:-a test failed ($log)}"
+            caught=$((caught + 1))
+        fi
+    fi
+    cp "$file" "$copy"
+    table+=("$site | \`$text\` | $verdict")
+    echo "$site: $verdict"
+done
+
+echo
+echo "| site | deleted | verdict |"
+echo "|---|---|---|"
+printf '%s\n' "${table[@]}" | sed 's/^/| /; s/$/ |/'
+echo
+echo "wipe-deletions.sh${target:+ ($target)} ($profile profile): ${#selected[@]} sites: $caught caught, $survived survived, $exempt exempt, $skipped skipped, $bad errors"
+[ "$survived" = 0 ] && [ "$bad" = 0 ]
