@@ -12,7 +12,8 @@
 #
 # --target aarch64-unknown-linux-gnu: build for aarch64 and run under qemu-user (Debian's
 #   qemu-user and aarch64 cross gcc, as .ci/run installs; QEMU_CPU=max: Neon with SHA3), for
-#   the Neon backend's wipes. Wipes of a backend the run's CPU lacks are skipped, named.
+#   the Neon backend's wipes (natively on an aarch64 machine, without --target). Wipes of a
+#   backend the run's CPU lacks are skipped, named.
 # --qemu-cpu cortex-a72: the emulated CPU without SHA3 (the plain Keccak path, whose frames
 #   the max CPU's neon-plain runs do not reproduce; .ci/run's Cortex-A72 step).
 # --profile test: the workspace's test profile (opt-level 3, debug assertions, overflow
@@ -33,7 +34,7 @@ only=()
 need() { [ $# -ge 2 ] || { echo "wipe-deletions.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --target) need "$@"; target=$2; shift 2 ;;
     --profile) need "$@"; profile=$2; shift 2 ;;
     --qemu-cpu) need "$@"; qemu_cpu=$2; shift 2 ;;
@@ -117,6 +118,9 @@ fi
 # Which backends the run's CPU has: a site in another backend's folder is skipped, named.
 has_avx2=0
 if [ -z "$target" ] && grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then has_avx2=1; fi
+# Neon: under QEMU (--target), or natively on an aarch64 machine (the nightly's arm64 runner).
+has_neon=0
+if [ -n "$target" ] || [ "$(uname -m)" = aarch64 ]; then has_neon=1; fi
 
 echo "== the unmodified copy must pass"
 "${env_run[@]}" cargo test "${cargo_args[@]}" >"$work/baseline.log" 2>&1 || {
@@ -137,7 +141,7 @@ for site in "${selected[@]}"; do
             if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then reason=${EXEMPT_RELEASE[$k]}; fi
         done
     fi
-    if { [[ "$file" == */avx2/* ]] && [ "$has_avx2" = 0 ]; } || { [[ "$file" == */neon/* ]] && [ -z "$target" ]; }; then
+    if { [[ "$file" == */avx2/* ]] && [ "$has_avx2" = 0 ]; } || { [[ "$file" == */neon/* ]] && [ "$has_neon" = 0 ]; }; then
         table+=("$site | \`$text\` | skipped: not this CPU's backend")
         skipped=$((skipped + 1))
         continue
