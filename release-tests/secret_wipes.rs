@@ -35,7 +35,7 @@ use mldsa::params::{ALL_PARAMS, Params};
 use mldsa::poly::Poly;
 use mldsa::{BackendKind, raw, sample, with_backend};
 use rand::{RngCore, SeedableRng};
-use residue::{Secrets, keccak_trace, report, search};
+use residue::{Secrets, keccak_trace, mask_poly, nonce_seed, ntt, rej_bounded, report, search};
 
 const SHAKE256_RATE: usize = 136;
 
@@ -73,10 +73,6 @@ fn bytes(tag: u8, t: u8, n: usize) -> Vec<u8> {
     residue::shake256(&[b"secret_wipes", &[tag, t]], n)
 }
 
-fn nonce_seed(prefix: &[u8], nonce: u16) -> Vec<u8> {
-    [prefix, &nonce.to_le_bytes()].concat()
-}
-
 /// The sponges on `inputs` (SHAKE256, `blocks` blocks each): their outputs as byte strings
 /// (named `stream`) and every lane they pass through (named "Keccak states").
 fn sponges(s: &mut Secrets, stream: &'static str, inputs: &[Vec<u8>], blocks: usize) {
@@ -90,50 +86,6 @@ fn sponges(s: &mut Secrets, stream: &'static str, inputs: &[Vec<u8>], blocks: us
     s.bytes(stream, 8, outs);
     let states: &'static str = Box::leak(format!("{stream}' Keccak states").into_boxed_str());
     s.words(states, lanes);
-}
-
-/// RejBoundedPoly (FIPS 204 Alg. 31) of a 66-byte seed, from its SHAKE256 stream.
-fn rej_bounded(p: &Params, seed: &[u8]) -> [i32; 256] {
-    let stream = residue::shake256(&[seed], 10 * SHAKE256_RATE);
-    let eta = p.eta.value();
-    let mut out = [0i32; 256];
-    let mut n = 0;
-    for nib in stream.iter().flat_map(|b| [b & 15, b >> 4]) {
-        let nib = i32::from(nib);
-        let v = match eta {
-            2 if nib < 15 => 2 - nib % 5,
-            4 if nib < 9 => 4 - nib,
-            _ => continue,
-        };
-        if n < 256 {
-            out[n] = v;
-            n += 1;
-        }
-    }
-    assert_eq!(n, 256, "ten blocks are enough");
-    out
-}
-
-/// One ExpandMask polynomial (FIPS 204 Alg. 34 line 4) of a 66-byte seed.
-fn mask_poly(p: &Params, seed: &[u8]) -> [i32; 256] {
-    let bits = p.gamma1.z_bits();
-    let bytes = residue::shake256(&[seed], 256 * bits / 8);
-    core::array::from_fn(|i| {
-        let mut v = 0u32;
-        for b in 0..bits {
-            let bit = i * bits + b;
-            v |= u32::from((bytes[bit / 8] >> (bit % 8)) & 1) << b;
-        }
-        p.gamma1.value() - v as i32
-    })
-}
-
-/// NTT of `a` as `kind` computes it.
-fn ntt(kind: BackendKind, a: &[i32; 256]) -> [i32; 256] {
-    let mut x = Poly::from_coeffs(*a);
-    let any = AnyBackend::new(kind).expect("available");
-    with_backend!(any, |b| b.ntt(&mut x));
-    x.coeffs
 }
 
 /// The t0 polynomials of an expanded secret key (skDecode, FIPS 204 Alg. 25).
@@ -188,7 +140,7 @@ fn expand_s_step(kind: BackendKind, p: Params, t: u8, failures: &mut Vec<String>
     let seeds: Vec<Vec<u8>> = (0..(p.k + p.l) as u16)
         .map(|n| nonce_seed(&rhoprime[..], n))
         .collect();
-    let s_polys: Vec<[i32; 256]> = seeds.iter().map(|x| rej_bounded(&p, x)).collect();
+    let s_polys: Vec<[i32; 256]> = seeds.iter().map(|x| rej_bounded(p.eta, x)).collect();
     let (s1, s2) = &pr.result;
     for (got, want) in s1.iter().chain(s2).zip(&s_polys) {
         assert_eq!(&got.coeffs, want, "s as FIPS 204 Alg. 33 derives it");
@@ -248,7 +200,7 @@ fn expand_mask_steps(kind: BackendKind, p: Params, t: u8, failures: &mut Vec<Str
 fn one_poly_steps(kind: BackendKind, p: Params, t: u8, failures: &mut Vec<String>) {
     let seed: Box<[u8; 66]> = Box::new(nonce_seed(&bytes(4, t, 64), 3).try_into().unwrap());
     let sd = leak(*seed);
-    let (a, y) = (rej_bounded(&p, &seed[..]), mask_poly(&p, &seed[..]));
+    let (a, y) = (rej_bounded(p.eta, &seed[..]), mask_poly(&p, &seed[..]));
     let mut s = Secrets::default();
     s.bytes("the seed", 8, vec![seed[..64].to_vec()]);
     sponges(&mut s, "the seed's stream", &[seed.to_vec()], 10);
@@ -347,7 +299,7 @@ fn keygen_decode_sign_steps(kind: BackendKind, p: Params, t: u8, failures: &mut 
     let s_seeds: Vec<Vec<u8>> = (0..(p.k + p.l) as u16)
         .map(|n| nonce_seed(rhoprime, n))
         .collect();
-    let s_polys: Vec<[i32; 256]> = s_seeds.iter().map(|x| rej_bounded(&p, x)).collect();
+    let s_polys: Vec<[i32; 256]> = s_seeds.iter().map(|x| rej_bounded(p.eta, x)).collect();
     let s_hat: Vec<[i32; 256]> = s_polys.iter().map(|x| ntt(kind, x)).collect();
     let t0 = t0_of(&p, &sk);
     let t0_hat: Vec<[i32; 256]> = t0.iter().map(|x| ntt(kind, x)).collect();

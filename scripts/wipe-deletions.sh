@@ -58,6 +58,7 @@ esac
 
 # file:substring -> why no test can see the deletion. The substring is looked for in the
 # site's line, trimmed, after the line above it, trimmed, and a space. Keep each reason true.
+# shellcheck disable=SC2034 # read through reason_in's nameref
 declare -A EXEMPT=(
     ["mldsa/src/api.rs:Zeroizing::new(self.expanded)"]="to_expanded_bytes hands the caller a wrapper that wipes the caller's copy: no wipe of the library's (its deletion does not compile)"
     ["mldsa/src/scheme.rs:let mut tmp = Zeroizing::new"]="Sign's scratch polynomial: on every signature it returns, its last content is the hint of the last row (public, in the signature); it holds a secret (c t0, c s2 of a rejected attempt) at the end only when all 1000 attempts are rejected, which no test can make happen"
@@ -70,6 +71,7 @@ declare -A EXEMPT=(
 
 # The same, for the release profile only: wipes whose frames only the test profile's code
 # leaves secrets in (`--profile test` shows each caught there).
+# shellcheck disable=SC2034 # read through reason_in's nameref
 declare -A EXEMPT_RELEASE=(
     ["mldsa/src/backend/neon/keccak.rs:keccak2_neon(s, 1); crate::backend::frame::wipe_below"]="in release the plain 2-way permutation leaves no lane in its frame; in the test profile it does, and --profile test --qemu-cpu cortex-a72 catches this wipe's deletion"
     ["mldsa/src/backend/neon/keccak.rs:keccak2_sha3(s, 1); crate::backend::frame::wipe_below"]="in release the SHA3 2-way permutation leaves no lane in its frame; in the test profile it does, and --profile test (max CPU) catches this wipe's deletion"
@@ -126,21 +128,35 @@ echo "== the unmodified copy must pass"
 "${env_run[@]}" cargo test "${cargo_args[@]}" >"$work/baseline.log" 2>&1 || {
     cat "$work/baseline.log"; echo "wipe-deletions.sh: the unmodified tests fail" >&2; exit 1; }
 
+# reason_in MAP: the reason the array MAP gives for this site ($file, $context), if any.
+reason_in() {
+    local -n map=$1
+    local k
+    for k in "${!map[@]}"; do
+        if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then echo "${map[$k]}"; fi
+    done
+}
+# not_caught VERDICT COUNTER: a deletion no test failed on (it did not compile, or every test
+# passed): exempt if the site has a reason, else VERDICT, counted in COUNTER.
+not_caught() {
+    local -n counter=$2
+    if [ -n "$reason" ]; then
+        verdict="exempt: $reason"
+        exempt=$((exempt + 1))
+    else
+        verdict=$1
+        counter=$((counter + 1))
+    fi
+}
+
 caught=0 survived=0 exempt=0 skipped=0 bad=0
 table=()
 for site in "${selected[@]}"; do
     file=${site%%:*} line=${site##*:}
     text=$(sed -n "${line}p" "$file" | sed 's/^ *//')
     context="$(sed -n "$((line - 1))p" "$file" | sed 's/^ *//') $text"
-    reason=""
-    for k in "${!EXEMPT[@]}"; do
-        if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then reason=${EXEMPT[$k]}; fi
-    done
-    if [ "$profile" = release ]; then
-        for k in "${!EXEMPT_RELEASE[@]}"; do
-            if [ "${k%%:*}" = "$file" ] && [[ "$context" == *"${k#*:}"* ]]; then reason=${EXEMPT_RELEASE[$k]}; fi
-        done
-    fi
+    reason=$(reason_in EXEMPT)
+    if [ -z "$reason" ] && [ "$profile" = release ]; then reason=$(reason_in EXEMPT_RELEASE); fi
     if { [[ "$file" == */avx2/* ]] && [ "$has_avx2" = 0 ]; } || { [[ "$file" == */neon/* ]] && [ "$has_neon" = 0 ]; }; then
         table+=("$site | \`$text\` | skipped: not this CPU's backend")
         skipped=$((skipped + 1))
@@ -156,21 +172,9 @@ for site in "${selected[@]}"; do
     fi
     log="$work/$(echo "$site" | tr '/:' '__').log"
     if ! "${env_run[@]}" cargo test --no-run "${cargo_args[@]}" >"$log" 2>&1; then
-        if [ -n "$reason" ]; then
-            verdict="exempt: $reason"
-            exempt=$((exempt + 1))
-        else
-            verdict="ERROR: the deletion does not compile ($log)"
-            bad=$((bad + 1))
-        fi
+        not_caught "ERROR: the deletion does not compile ($log)" bad
     elif "${env_run[@]}" cargo test "${cargo_args[@]}" >>"$log" 2>&1; then
-        if [ -n "$reason" ]; then
-            verdict="exempt, not caught: $reason"
-            exempt=$((exempt + 1))
-        else
-            verdict="SURVIVED: no test failed ($log)"
-            survived=$((survived + 1))
-        fi
+        not_caught "SURVIVED: no test failed ($log)" survived
     else
         what=$(grep -hE '^(portable|avx2|neon|neon-plain|API|ML-DSA).*: [0-9]+ x' "$log" | head -n 3 | tr '\n' ';' || true)
         if [ -n "$reason" ]; then

@@ -20,63 +20,10 @@
 mod residue;
 mod stack_probe;
 
-use mldsa::backend::{AnyBackend, Backend};
-use mldsa::params::{ALL_PARAMS, Eta, Params};
+use mldsa::params::{ALL_PARAMS, Params};
 use mldsa::poly::Poly;
-use mldsa::{BackendKind, raw, with_backend};
-use residue::{Secrets, report, search, shake256};
-use sha3::digest::{ExtendableOutput, Update, XofReader};
-
-/// RejBoundedPoly (FIPS 204 Alg. 31) for rho' || nonce.
-fn rej_bounded(eta: Eta, rhoprime: &[u8], nonce: u16) -> [i32; 256] {
-    let mut h = sha3::Shake256::default();
-    h.update(rhoprime);
-    h.update(&nonce.to_le_bytes());
-    let mut xof = h.finalize_xof();
-    let mut out = [0i32; 256];
-    let mut n = 0;
-    while n < 256 {
-        let mut byte = [0u8];
-        xof.read(&mut byte);
-        for nib in [byte[0] & 15, byte[0] >> 4] {
-            let nib = i32::from(nib);
-            let v = match eta {
-                Eta::Two if nib < 15 => Some(2 - nib % 5),
-                Eta::Four if nib < 9 => Some(4 - nib),
-                _ => None,
-            };
-            if let (Some(v), true) = (v, n < 256) {
-                out[n] = v;
-                n += 1;
-            }
-        }
-    }
-    out
-}
-
-/// One polynomial of ExpandMask (FIPS 204 Alg. 34): gamma1 - BitUnpack(H(rho'' || nonce)).
-fn mask_poly(p: &Params, rhopp: &[u8], nonce: u16) -> [i32; 256] {
-    let bits = p.gamma1.z_bits();
-    let bytes = shake256(&[rhopp, &nonce.to_le_bytes()], 256 * bits / 8);
-    let mut out = [0i32; 256];
-    for (i, c) in out.iter_mut().enumerate() {
-        let mut v = 0u32;
-        for b in 0..bits {
-            let bit = i * bits + b;
-            v |= u32::from((bytes[bit / 8] >> (bit % 8)) & 1) << b;
-        }
-        *c = p.gamma1.value() - v as i32;
-    }
-    out
-}
-
-/// NTT of `a` as `kind` computes it (in its own coefficient order).
-fn ntt(kind: BackendKind, a: &[i32; 256]) -> [i32; 256] {
-    let mut x = Poly::from_coeffs(*a);
-    let any = AnyBackend::new(kind).expect("available");
-    with_backend!(any, |b| b.ntt(&mut x));
-    x.coeffs
-}
+use mldsa::{BackendKind, raw};
+use residue::{Secrets, mask_poly, nonce_seed, ntt, rej_bounded, report, search, shake256};
 
 /// Runs KeyGen and Sign for `p` on `kind` over painted stacks; returns what each left.
 fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
@@ -101,7 +48,7 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
     let (rhoprime, key) = (seeds[32..96].to_vec(), seeds[96..].to_vec());
     assert_eq!(&sk[32..64], &key[..], "K as FIPS 204 Alg. 6 derives it");
     let s: Vec<[i32; 256]> = (0..p.k + p.l)
-        .map(|r| rej_bounded(p.eta, &rhoprime, r as u16))
+        .map(|r| rej_bounded(p.eta, &nonce_seed(&rhoprime, r as u16)))
         .collect();
     let eb = 256 * p.eta.bits() / 8;
     let s_enc = sk[128..128 + (p.k + p.l) * eb].to_vec();
@@ -165,7 +112,7 @@ fn residue(kind: BackendKind, p: Params, t: u8) -> Vec<String> {
     // y for the first nonces (every attempt a signature plausibly takes, and the squeezed
     // ahead part of the mask stream), checked against the library's ExpandMask.
     let y: Vec<[i32; 256]> = (0..16 * p.l as u16)
-        .map(|n| mask_poly(&p, &rhopp, n))
+        .map(|n| mask_poly(&p, &nonce_seed(&rhopp, n)))
         .collect();
     let mut want = [Poly::ZERO; 7];
     mldsa::sample::expand_mask(

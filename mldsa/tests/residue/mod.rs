@@ -9,6 +9,12 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use mldsa::backend::{AnyBackend, Backend};
+use mldsa::params::{Eta, Params};
+use mldsa::poly::Poly;
+use mldsa::{BackendKind, with_backend};
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
 /// The secrets to look for.
 #[derive(Default)]
 pub(crate) struct Secrets {
@@ -133,7 +139,6 @@ pub(crate) fn report(what: &str, found: &BTreeMap<&'static str, usize>) -> Strin
 
 /// SHAKE256 of the concatenated parts, `n` bytes, by the `sha3` crate.
 pub(crate) fn shake256(parts: &[&[u8]], n: usize) -> Vec<u8> {
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
     let mut h = sha3::Shake256::default();
     for p in parts {
         h.update(p);
@@ -145,12 +150,66 @@ pub(crate) fn shake256(parts: &[&[u8]], n: usize) -> Vec<u8> {
 
 /// SHAKE128 of `input`, `n` bytes, by the `sha3` crate.
 pub(crate) fn shake128(input: &[u8], n: usize) -> Vec<u8> {
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
     let mut h = sha3::Shake128::default();
     h.update(input);
     let mut out = vec![0u8; n];
     h.finalize_xof().read(&mut out);
     out
+}
+
+/// The seed of ExpandS and ExpandMask (FIPS 204 Alg. 33, 34): `prefix` (rho' or rho'') then
+/// the nonce as 2 little-endian bytes.
+pub(crate) fn nonce_seed(prefix: &[u8], nonce: u16) -> Vec<u8> {
+    [prefix, &nonce.to_le_bytes()].concat()
+}
+
+/// RejBoundedPoly (FIPS 204 Alg. 31) of `seed` (rho' || nonce).
+pub(crate) fn rej_bounded(eta: Eta, seed: &[u8]) -> [i32; 256] {
+    let mut h = sha3::Shake256::default();
+    h.update(seed);
+    let mut xof = h.finalize_xof();
+    let mut out = [0i32; 256];
+    let mut n = 0;
+    while n < 256 {
+        let mut byte = [0u8];
+        xof.read(&mut byte);
+        for nib in [byte[0] & 15, byte[0] >> 4] {
+            let nib = i32::from(nib);
+            let v = match eta {
+                Eta::Two if nib < 15 => Some(2 - nib % 5),
+                Eta::Four if nib < 9 => Some(4 - nib),
+                _ => None,
+            };
+            if let (Some(v), true) = (v, n < 256) {
+                out[n] = v;
+                n += 1;
+            }
+        }
+    }
+    out
+}
+
+/// One polynomial of ExpandMask (FIPS 204 Alg. 34 line 4): gamma1 - BitUnpack(H(seed)) for
+/// `seed` = rho'' || nonce.
+pub(crate) fn mask_poly(p: &Params, seed: &[u8]) -> [i32; 256] {
+    let bits = p.gamma1.z_bits();
+    let bytes = shake256(&[seed], 256 * bits / 8);
+    core::array::from_fn(|i| {
+        let mut v = 0u32;
+        for b in 0..bits {
+            let bit = i * bits + b;
+            v |= u32::from((bytes[bit / 8] >> (bit % 8)) & 1) << b;
+        }
+        p.gamma1.value() - v as i32
+    })
+}
+
+/// NTT of `a` as `kind` computes it (in its own coefficient order).
+pub(crate) fn ntt(kind: BackendKind, a: &[i32; 256]) -> [i32; 256] {
+    let mut x = Poly::from_coeffs(*a);
+    let any = AnyBackend::new(kind).expect("available");
+    with_backend!(any, |b| b.ntt(&mut x));
+    x.coeffs
 }
 
 /// The round constants of Keccak-f[1600] (FIPS 202 Section 3.2.5).
