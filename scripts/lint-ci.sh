@@ -141,6 +141,9 @@ cli() {
     for o in --target --profile --qemu-cpu --only; do
         check_missing_value bash scripts/wipe-deletions.sh "$o"
     done
+    for o in --shard --file --jobs --out --check-args --summarize; do
+        check_missing_value bash scripts/mutants.sh "$o"
+    done
     check_missing_value bash scripts/install-oracles.sh --dest
     for s in diff/oracles/*/install.sh; do
         check_help bash "$s"

@@ -78,6 +78,9 @@ pub struct Config {
     pub kernel_timeout: Duration,
     /// Time limit of one end-to-end case ([`E2E_TIMEOUT`]).
     pub e2e_timeout: Duration,
+    /// Stop after the first check that has a mismatch: the checks after it are not run and
+    /// have no rows (mutation testing, where any mismatch decides).
+    pub fail_fast: bool,
 }
 
 /// One row of the result table.
@@ -371,6 +374,9 @@ fn run_from(
             return Ok(());
         }
         finish_check(&mut sh, check);
+        if config.fail_fast && sh.summary.mismatches() > 0 {
+            break;
+        }
     }
     Ok(())
 }

@@ -29,6 +29,7 @@ fn config(checks: Vec<Check>, cases: usize, e2e: usize, dir: &str) -> Config {
         progress: false,
         kernel_timeout: runner::KERNEL_TIMEOUT,
         e2e_timeout: runner::E2E_TIMEOUT,
+        fail_fast: false,
     }
 }
 

@@ -36,6 +36,7 @@ fn config(dir: &str) -> Config {
         progress: false,
         kernel_timeout: runner::KERNEL_TIMEOUT,
         e2e_timeout: runner::E2E_TIMEOUT,
+        fail_fast: false,
     }
 }
 
@@ -116,4 +117,43 @@ fn the_command_line_plants_by_name_and_refuses_an_unknown_one() {
     let out = run("fips-204");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an implementation"));
+}
+
+/// `--fail-fast` stops at the first failing check: the checks after it do not run (the same
+/// run without it shows they would have, and failed too).
+#[test]
+fn fail_fast_stops_at_the_first_failing_check() {
+    let dir = std::env::temp_dir().join(format!("mldsa-diff-fail-fast-{}", std::process::id()));
+    let run = |extra: &[&str]| {
+        let out = common::mldsa_diff()
+            .args(["check", "--only", "ntt", "keygen_44", "sign_44"])
+            .args([
+                "--cases",
+                "20",
+                "--e2e-cases",
+                "3",
+                "--no-published",
+                "--report-dir",
+            ])
+            .arg(&dir)
+            .args(extra)
+            .env(mldsa_diff::impls::PLANTED_ENV, "fips204")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+        (stdout, stderr)
+    };
+    let (all, _) = run(&[]);
+    assert!(all.contains("MISMATCH keygen_44 fips204"), "{all}");
+    assert!(all.contains("MISMATCH sign_44 fips204"), "{all}");
+    let (stdout, stderr) = run(&["--fail-fast"]);
+    assert!(stdout.contains("MISMATCH keygen_44 fips204"), "{stdout}");
+    assert!(!stdout.contains("sign_44"), "{stdout}");
+    assert!(
+        stderr.contains("stopped after the first failing check (not run: 1 of the selected checks"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -85,6 +85,10 @@ struct CheckArgs {
     /// the rest of that check.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     case_timeout_secs: Option<u64>,
+    /// Stop after the first check with a mismatch; the checks after it and the published
+    /// vectors are not run, and the run fails (for mutation testing: scripts/mutants.sh).
+    #[arg(long)]
+    fail_fast: bool,
 }
 
 #[derive(Subcommand)]
@@ -425,6 +429,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         progress: !args.no_progress && std::io::stderr().is_terminal(),
         kernel_timeout: limit(runner::KERNEL_TIMEOUT),
         e2e_timeout: limit(runner::E2E_TIMEOUT),
+        fail_fast: args.fail_fast,
     };
     let oracles = required_oracles(&args.implementations, args.require_backends.as_deref())?;
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
@@ -439,7 +444,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         })
         .transpose()?;
     let summary = runner::run(&config, &oracles)?;
+    let stopped = args.fail_fast && summary.mismatches() > 0;
     let published = dir
+        .filter(|_| !stopped)
         .map(|d| mldsa_diff::vectors::published_after(&d, &oracles, &sets, &summary))
         .transpose()?;
     mldsa_diff::ci::github(&summary, names[0])?;
@@ -463,6 +470,14 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     if !wrong.is_empty() {
         eprintln!("mldsa-diff check: FAILED: wrong verdicts on the published verify vectors");
+    }
+    if stopped {
+        let ran = |c: &Check| summary.rows.iter().any(|r| r.check == c.name());
+        let left = config.checks.iter().filter(|c| !ran(c)).count();
+        eprintln!(
+            "mldsa-diff check: FAILED; --fail-fast: stopped after the first failing check \
+             (not run: {left} of the selected checks, and the published vectors)"
+        );
     }
     Ok(failure_if(summary.mismatches() > 0 || !wrong.is_empty()))
 }
