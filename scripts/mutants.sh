@@ -58,8 +58,11 @@ summary() {
     local json=$1/mutants.out/outcomes.json
     [ -f "$json" ] || { echo "mutants.sh: no $json (run the mutants first)" >&2; exit 2; }
     python3 - "$json" <<'EOF'
-import collections, json, os, sys
+import collections, json, os, re, sys, tomllib
 outcomes = json.load(open(sys.argv[1]))["outcomes"]
+# A run made before a mutant was listed in .cargo/mutants.toml: its survivor counts as listed.
+listed = [re.compile(r) for r in
+          tomllib.load(open(".cargo/mutants.toml", "rb")).get("exclude_re", [])]
 per = collections.defaultdict(collections.Counter)
 survivors, timeouts, otherwise = [], [], []
 for o in outcomes:
@@ -81,18 +84,21 @@ for o in outcomes:
                 "FAILED: wrong verdicts" not in log:
             per[f]["other"] += 1
             otherwise.append(name)
-    if s == "MissedMutant":
+    if s == "MissedMutant" and any(r.search(name) for r in listed):
+        per[f]["listed"] += 1
+    elif s == "MissedMutant":
         survivors.append(name)
     elif s == "Timeout":
         timeouts.append(name)
-print("| file | mutants | caught | of them not by a mismatch | unviable | survivors | timeouts | score |")
-print("|---|---|---|---|---|---|---|---|")
+print("| file | mutants | unviable | caught | of them not by a mismatch | survivors listed in .cargo/mutants.toml | survivors | timeouts | score |")
+print("|---|---|---|---|---|---|---|---|---|")
 for f in sorted(per):
     c = per[f]
-    viable = c["all"] - c["Unviable"]
-    score = f"{100 * c['CaughtMutant'] / viable:.1f}%" if viable else "-"
-    print(f"| {f} | {c['all']} | {c['CaughtMutant']} | {c['other']} | {c['Unviable']} | "
-          f"{c['MissedMutant']} | {c['Timeout']} | {score} |")
+    # The score: caught of the viable mutants not listed as equivalent or caught elsewhere.
+    judged = c["all"] - c["Unviable"] - c["listed"]
+    score = f"{100 * c['CaughtMutant'] / judged:.1f}%" if judged else "-"
+    print(f"| {f} | {c['all']} | {c['Unviable']} | {c['CaughtMutant']} | {c['other']} | "
+          f"{c['listed']} | {c['MissedMutant'] - c['listed']} | {c['Timeout']} | {score} |")
 for n in survivors:
     print(f"SURVIVOR {n}")
 for n in timeouts:
