@@ -412,7 +412,39 @@ pub fn run(config: &Config, oracles: &[Arc<dyn Oracle>]) -> Result<Summary, Stri
             .unwrap_or_else(|_| Err("the run of the other processes panicked".into()));
         (a, b)
     });
-    Ok(merge(config, a?, b?))
+    let merged = merge(config, a?, b?);
+    Ok(if config.fail_fast {
+        up_to_first_failure(config, merged)
+    } else {
+        merged
+    })
+}
+
+/// With `--fail-fast`, the merged summary of the two runs up to the first check (in run
+/// order) with a mismatch: each run stopped after its own first failing check, so both ran
+/// every check up to the earlier of the two. The other run's reports past it are removed.
+fn up_to_first_failure(config: &Config, mut s: Summary) -> Summary {
+    let failed = |name: &str| s.rows.iter().any(|r| r.check == name && r.mismatches > 0);
+    let Some(pos) = config.checks.iter().position(|c| failed(&c.name())) else {
+        return s;
+    };
+    let kept: Vec<String> = config.checks[..=pos].iter().map(|c| c.name()).collect();
+    let keep = |check: &str| kept.iter().any(|k| k == check);
+    s.rows.retain(|r| keep(&r.check));
+    s.findings.retain(|f| keep(&f.check));
+    s.uncompared.retain(|c| keep(c));
+    s.reports.retain(|path| {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let ours = kept.iter().any(|k| name.starts_with(&format!("{k}-")));
+        if !ours {
+            let _ = std::fs::remove_file(path);
+        }
+        ours
+    });
+    s
 }
 
 /// One summary of two runs over the same checks, each with the reference first: every check's
