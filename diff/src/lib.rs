@@ -25,6 +25,7 @@ pub mod ci;
 pub mod corpus;
 pub mod craft;
 pub mod exhaustive;
+pub mod human;
 pub mod impls;
 pub mod judge;
 pub mod known;
