@@ -62,10 +62,10 @@ pub fn judge(
     // whoever made it, the reference included; but for a process whose exit on this input
     // is a stated bug of its own.
     if let Verdict::Fault(f) = &out.verdict {
-        if let (Some(Expected::Exits(text)), Fault::Exited { stderr, .. }) = (&expected, f) {
-            if stderr.contains(text) {
-                return None;
-            }
+        if let (Some(Expected::Exits(text)), Fault::Exited { stderr, .. }) = (&expected, f)
+            && stderr.contains(text)
+        {
+            return None;
         }
         return Some(Judged {
             difference: Difference {
@@ -78,14 +78,14 @@ pub fn judge(
             expected_from: "the harness".into(),
         });
     }
-    if whose.origin == Provenance::Ours {
-        if let Some(difference) = contract_violation(check, out) {
-            return Some(Judged {
-                difference,
-                expected: Output::default(),
-                expected_from: "contract".into(),
-            });
-        }
+    if whose.origin == Provenance::Ours
+        && let Some(difference) = contract_violation(check, out)
+    {
+        return Some(Judged {
+            difference,
+            expected: Output::default(),
+            expected_from: "contract".into(),
+        });
     }
     let stated = |difference: Option<Difference>, want: Output| {
         difference.map(|difference| Judged {

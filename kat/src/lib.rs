@@ -70,12 +70,12 @@ pub fn backends_under_test() -> Result<Vec<mldsa::BackendKind>, String> {
     let available: Vec<mldsa::BackendKind> = mldsa::BackendKind::available().collect();
     if let Ok(list) = std::env::var("MLDSA_REQUIRE_BACKENDS") {
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            if let Ok(kind) = mldsa::BackendKind::parse(name) {
-                if !available.contains(&kind) {
-                    return Err(format!(
-                        "MLDSA_REQUIRE_BACKENDS names {name}, which this machine lacks (available: {available:?})"
-                    ));
-                }
+            if let Ok(kind) = mldsa::BackendKind::parse(name)
+                && !available.contains(&kind)
+            {
+                return Err(format!(
+                    "MLDSA_REQUIRE_BACKENDS names {name}, which this machine lacks (available: {available:?})"
+                ));
             }
         }
     }

@@ -61,7 +61,7 @@ pub enum Error {
     VerificationFailed,
     /// A backend was requested that this CPU (or build) does not have.
     BackendUnavailable(BackendKind),
-    /// `MLDSA_BACKEND` (or a backend name) is not one of portable, avx2, neon.
+    /// `MLDSA_BACKEND` (or a backend name) is not one of portable, avx2, avx512, neon.
     UnknownBackend,
     /// The random number generator failed.
     Rng,
@@ -98,7 +98,7 @@ impl core::fmt::Display for Error {
                 write!(f, "backend {} is not available on this CPU/build", b.name())
             }
             Error::UnknownBackend => {
-                f.write_str("unknown backend name (expected portable, avx2 or neon)")
+                f.write_str("unknown backend name (expected portable, avx2, avx512 or neon)")
             }
             Error::Rng => f.write_str("random number generator failure"),
             Error::SigningAttemptsExhausted => {

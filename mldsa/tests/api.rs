@@ -133,7 +133,7 @@ fn mldsa_backend_setting_selects_or_errors() {
         BackendKind::from_setting(Some("sse9")),
         Err(Error::UnknownBackend)
     );
-    for kind in [BackendKind::Avx2, BackendKind::Neon] {
+    for kind in [BackendKind::Avx2, BackendKind::Avx512, BackendKind::Neon] {
         let want = if kind.is_available() {
             Ok(Some(kind))
         } else {
@@ -147,6 +147,15 @@ fn mldsa_backend_setting_selects_or_errors() {
     assert_eq!(
         BackendKind::Avx2.is_available(),
         std::is_x86_feature_detected!("avx2")
+    );
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        BackendKind::Avx512.is_available(),
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
     );
 }
 

@@ -87,10 +87,10 @@ fn typed_sign<P: ParameterSet>(
         }
         GroupKey::None { .. } => return Err("a sign case in a group without a key".into()),
     };
-    if let Some(pk) = &g.public_key {
-        if key.verifying_key().as_bytes() != &pk[..] {
-            problems.push("typed API: the signing key's public key differs from publicKey".into());
-        }
+    if let Some(pk) = &g.public_key
+        && key.verifying_key().as_bytes() != &pk[..]
+    {
+        problems.push("typed API: the signing key's public key differs from publicKey".into());
     }
     let mut attempts = Vec::new();
     let out = |r: Result<mldsa::Signature<P>, Error>| {
@@ -215,13 +215,13 @@ fn sign_case(
     }
 
     // Where the case gives both msg and mu, mu must be the mu of msg and ctx under publicKey.
-    if let (Some(msg), Some(mu), Some(pk)) = (&c.msg, &mu, &g.public_key) {
-        if let Ok(pre) = raw::pure_prefix(c.ctx()) {
-            let got = raw::compute_mu(backend, pk, &[&pre, c.ctx(), msg])
-                .map_err(|e| format!("compute_mu: {e}"))?;
-            if got != *mu {
-                problems.push("mu(publicKey, msg, ctx) differs from the case's mu".into());
-            }
+    if let (Some(msg), Some(mu), Some(pk)) = (&c.msg, &mu, &g.public_key)
+        && let Ok(pre) = raw::pure_prefix(c.ctx())
+    {
+        let got = raw::compute_mu(backend, pk, &[&pre, c.ctx(), msg])
+            .map_err(|e| format!("compute_mu: {e}"))?;
+        if got != *mu {
+            problems.push("mu(publicKey, msg, ctx) differs from the case's mu".into());
         }
     }
 
@@ -253,12 +253,12 @@ fn sign_case(
                     ));
                 }
             }
-            if let Some(mu) = &mu {
-                if let Err(e) = raw::verify_mu(backend, &p, pk, mu, &c.sig) {
-                    problems.push(format!(
-                        "raw Verify_internal(mu) rejected the expected sig: {e}"
-                    ));
-                }
+            if let Some(mu) = &mu
+                && let Err(e) = raw::verify_mu(backend, &p, pk, mu, &c.sig)
+            {
+                problems.push(format!(
+                    "raw Verify_internal(mu) rejected the expected sig: {e}"
+                ));
             }
         }
         Verdict::Rejects => {

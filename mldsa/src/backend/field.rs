@@ -183,6 +183,26 @@ pub const KECCAK_RC: [u64; 24] = {
     rc
 };
 
+/// The rotation offsets of Keccak-f[1600]'s rho step, r[x + 5y] (FIPS 202 Alg. 2), computed
+/// at compile time: the SIMD permutations' one definition.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant: the rotation offsets of FIPS 202"
+)]
+pub const KECCAK_RHO: [u32; 25] = {
+    let mut r = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    let mut t = 0;
+    while t < 24 {
+        r[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let nx = y;
+        y = (2 * x + 3 * y) % 5;
+        x = nx;
+        t += 1;
+    }
+    r
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,5 +315,17 @@ mod tests {
         assert_eq!(KECCAK_RC[2], 0x8000_0000_0000_808A);
         assert_eq!(KECCAK_RC[12], 0x0000_0000_8000_808B);
         assert_eq!(KECCAK_RC[23], 0x8000_0000_8000_8008);
+    }
+
+    #[test]
+    fn keccak_rotation_offsets() {
+        // FIPS 202 Table 2.
+        assert_eq!(
+            KECCAK_RHO,
+            [
+                0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2,
+                61, 56, 14
+            ]
+        );
     }
 }

@@ -9,19 +9,27 @@ pub enum BackendKind {
     Portable,
     /// x86_64 AVX2.
     Avx2,
+    /// x86_64 AVX-512 (F, VL, BW, DQ), with AVX2 for the kernels it does not accelerate.
+    Avx512,
     /// aarch64 Neon.
     Neon,
 }
 
 impl BackendKind {
     /// Every kind, in order of preference (slowest first).
-    pub const ALL: [BackendKind; 3] = [BackendKind::Portable, BackendKind::Avx2, BackendKind::Neon];
+    pub const ALL: [BackendKind; 4] = [
+        BackendKind::Portable,
+        BackendKind::Avx2,
+        BackendKind::Avx512,
+        BackendKind::Neon,
+    ];
 
     /// The lower-case name used by `MLDSA_BACKEND` and the tools.
     pub const fn name(self) -> &'static str {
         match self {
             BackendKind::Portable => "portable",
             BackendKind::Avx2 => "avx2",
+            BackendKind::Avx512 => "avx512",
             BackendKind::Neon => "neon",
         }
     }

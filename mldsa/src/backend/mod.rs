@@ -13,12 +13,14 @@
 //! every backend shares; `frame` the wipe of what a never-inlined callee (a Keccak
 //! permutation) leaves in its stack frame; `traits` the [`Backend`] trait (its default
 //! bodies are the [`portable`] kernels); `checked` the contract-asserting wrapper scheme
-//! code calls through; `avx2/` (and `neon/`) one module per kernel family; `planted` (feature
+//! code calls through; `avx2/`, `avx512/` (and `neon/`) one module per kernel family; `planted` (feature
 //! `planted-bugs` only) the fault-injecting wrapper. This module selects a backend at run
 //! time ([`AnyBackend`], [`with_backend!`](crate::with_backend)).
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 mod checked;
 pub mod contract;
 pub mod field;
@@ -33,6 +35,8 @@ mod traits;
 
 #[cfg(target_arch = "x86_64")]
 pub use avx2::Avx2;
+#[cfg(target_arch = "x86_64")]
+pub use avx512::Avx512;
 pub(crate) use checked::Checked;
 pub use kind::BackendKind;
 #[cfg(target_arch = "aarch64")]
@@ -46,7 +50,7 @@ use crate::error::Error;
 
 /// What needs the backends or the error type: parsing, availability and the default choice.
 impl BackendKind {
-    /// Parses `portable`, `avx2` or `neon`.
+    /// Parses `portable`, `avx2`, `avx512` or `neon`.
     pub fn parse(s: &str) -> Result<Self, Error> {
         BackendKind::ALL
             .into_iter()
@@ -122,6 +126,9 @@ pub enum AnyBackend {
     /// The AVX2 backend (x86_64 CPUs with AVX2).
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
+    /// The AVX-512 backend (x86_64 CPUs with AVX-512 F, VL, BW and DQ, and AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
     /// The Neon backend (aarch64).
     #[cfg(target_arch = "aarch64")]
     Neon(Neon),
@@ -145,6 +152,10 @@ impl AnyBackend {
             BackendKind::Avx2 => Avx2::detect()
                 .map(AnyBackend::Avx2)
                 .ok_or(Error::BackendUnavailable(kind)),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx512 => Avx512::detect()
+                .map(AnyBackend::Avx512)
+                .ok_or(Error::BackendUnavailable(kind)),
             #[cfg(target_arch = "aarch64")]
             BackendKind::Neon => Neon::detect()
                 .map(AnyBackend::Neon)
@@ -159,6 +170,8 @@ impl AnyBackend {
             AnyBackend::Portable(_) => BackendKind::Portable,
             #[cfg(target_arch = "x86_64")]
             AnyBackend::Avx2(_) => BackendKind::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            AnyBackend::Avx512(_) => BackendKind::Avx512,
             #[cfg(target_arch = "aarch64")]
             AnyBackend::Neon(_) => BackendKind::Neon,
             #[cfg(feature = "planted-bugs")]
@@ -178,6 +191,8 @@ macro_rules! with_backend {
             $crate::backend::AnyBackend::Portable($b) => $body,
             #[cfg(target_arch = "x86_64")]
             $crate::backend::AnyBackend::Avx2($b) => $body,
+            #[cfg(target_arch = "x86_64")]
+            $crate::backend::AnyBackend::Avx512($b) => $body,
             #[cfg(target_arch = "aarch64")]
             $crate::backend::AnyBackend::Neon($b) => $body,
         }
@@ -193,6 +208,8 @@ macro_rules! with_backend {
             $crate::backend::AnyBackend::Portable($b) => $body,
             #[cfg(target_arch = "x86_64")]
             $crate::backend::AnyBackend::Avx2($b) => $body,
+            #[cfg(target_arch = "x86_64")]
+            $crate::backend::AnyBackend::Avx512($b) => $body,
             #[cfg(target_arch = "aarch64")]
             $crate::backend::AnyBackend::Neon($b) => $body,
             $crate::backend::AnyBackend::Planted($b) => $body,

@@ -3,27 +3,8 @@
 //! portable one.
 #![allow(unsafe_code)]
 
-use crate::backend::field::KECCAK_RC;
+use crate::backend::field::{KECCAK_RC, KECCAK_RHO as RHO};
 use core::arch::x86_64::*;
-
-/// Rotation offsets r[x + 5y] (FIPS 202 Alg. 2), computed at compile time.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time constant: the rotation offsets of FIPS 202"
-)]
-const RHO: [u32; 25] = {
-    let mut r = [0u32; 25];
-    let (mut x, mut y) = (1usize, 0usize);
-    let mut t = 0;
-    while t < 24 {
-        r[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
-        let nx = y;
-        y = (2 * x + 3 * y) % 5;
-        x = nx;
-        t += 1;
-    }
-    r
-};
 
 #[target_feature(enable = "avx2")]
 fn rotl(x: __m256i, n: u32) -> __m256i {

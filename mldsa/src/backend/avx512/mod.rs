@@ -1,0 +1,133 @@
+//! The x86_64 AVX-512 backend. Its token, [`Avx512`], can only be made by
+//! [`Avx512::detect`], which checks the CPU; every kernel is a `#[target_feature]` function
+//! called from the safe trait methods because the token proves the features are there.
+//!
+//! Required subsets, in one place ([`REQUIRED`]): AVX-512 F (the 512-bit registers,
+//! `vpternlogq`, `vprolq`), VL (the same instructions on 256-bit registers), BW and DQ (the
+//! 8/16-bit and 64-bit forms the arithmetic kernels use), and AVX2 with POPCNT, because the
+//! token holds an [`Avx2`] token: a kernel this backend does not accelerate is the AVX2 one,
+//! so everything the AVX2 backend guarantees (its NTT order included) holds here too.
+//!
+//! Accelerated so far: Keccak. The 4-way permutation keeps the four states in 25 `ymm`
+//! registers and the pair of 4-way permutations (the samplers' eight polynomials at a time)
+//! keeps all eight in 25 `zmm` registers, one permutation for what AVX2 needs two for; chi
+//! and theta's parities are one `vpternlogq` per lane, rho one `vprolq`. Every other kernel
+//! is forwarded to the AVX2 backend until a measured AVX-512 version beats it.
+#![allow(unsafe_code)]
+
+mod keccak;
+
+use super::{Avx2, Backend, BackendKind};
+use crate::error::HintError;
+use crate::params::{Eta, Gamma1, Gamma2};
+use crate::poly::Poly;
+
+/// The CPU features this backend needs, as `is_x86_feature_detected!` and
+/// `#[target_feature]` name them (beside AVX2 and POPCNT, which [`Avx2::detect`] checks).
+pub const REQUIRED: [&str; 4] = ["avx512f", "avx512vl", "avx512bw", "avx512dq"];
+
+/// Proof that this CPU has AVX-512 F, VL, BW and DQ, and AVX2. Zero-sized; only
+/// [`Avx512::detect`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx512 {
+    avx2: Avx2,
+}
+
+impl Avx512 {
+    /// The token, if the CPU has every subset of [`REQUIRED`] and AVX2: detected at run time
+    /// with `std`, or known at compile time when built with those target features.
+    pub fn detect() -> Option<Avx512> {
+        let avx2 = Avx2::detect()?;
+        #[cfg(feature = "std")]
+        let has = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq");
+        #[cfg(not(feature = "std"))]
+        let has = cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw",
+            target_feature = "avx512dq"
+        ));
+        has.then_some(Avx512 { avx2 })
+    }
+}
+
+/// Calls an AVX-512 kernel from a safe method.
+macro_rules! avx512 {
+    ($e:expr) => {
+        // SAFETY: `self` is an `Avx512` token, which exists only on CPUs with every subset
+        // of `REQUIRED` and AVX2.
+        unsafe { $e }
+    };
+}
+
+/// Forwards kernels this backend does not accelerate to the AVX2 backend.
+macro_rules! forward_to_avx2 {
+    ($(fn $name:ident(self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?;)*) => {
+        $(
+            #[inline]
+            fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+                self.avx2.$name($($arg),*)
+            }
+        )*
+    };
+}
+
+impl Backend for Avx512 {
+    const KIND: BackendKind = BackendKind::Avx512;
+    const PREFERS_X4: bool = true;
+    const PREFERS_X8: bool = true;
+
+    /// Runs `f` inside a function compiled with AVX2 and the AVX-512 subsets enabled, so
+    /// that what the compiler inlines into it is compiled for them too.
+    #[inline]
+    fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+        fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        avx512!(with_avx512(f))
+    }
+
+    fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
+        avx512!(keccak::keccak_x4(states))
+    }
+    fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        avx512!(keccak::keccak_x8(s0, s1))
+    }
+
+    forward_to_avx2! {
+        fn keccak_f1600(self, state: &mut [u64; 25]);
+        fn ntt_order_from_canonical(self, a: &mut Poly);
+        fn ntt_order_to_canonical(self, a: &mut Poly);
+        fn ntt(self, a: &mut Poly);
+        fn invntt_tomont(self, a: &mut Poly);
+        fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly);
+        fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]);
+        fn reduce(self, a: &mut Poly);
+        fn caddq(self, a: &mut Poly);
+        fn add(self, a: &mut Poly, b: &Poly);
+        fn sub(self, a: &mut Poly, b: &Poly);
+        fn shiftl(self, a: &mut Poly);
+        fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly);
+        fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly);
+        fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize;
+        fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly);
+        fn chknorm(self, a: &Poly, bound: i32) -> bool;
+        fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize;
+        fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize;
+        fn pack_t1(self, out: &mut [u8], a: &Poly);
+        fn unpack_t1(self, a: &mut Poly, buf: &[u8]);
+        fn pack_t0(self, out: &mut [u8], a: &Poly);
+        fn unpack_t0(self, a: &mut Poly, buf: &[u8]);
+        fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly);
+        fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool;
+        fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly);
+        fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]);
+        fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly);
+        fn pack_hint(self, out: &mut [u8], h: &[Poly], omega: usize);
+        fn unpack_hint(self, h: &mut [Poly], buf: &[u8], omega: usize) -> Result<(), HintError>;
+    }
+}
