@@ -29,7 +29,7 @@
 
 mod arith;
 mod keccak;
-mod ntt;
+pub(in crate::backend) mod ntt;
 mod pack;
 mod sample;
 mod util;

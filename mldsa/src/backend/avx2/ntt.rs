@@ -110,14 +110,15 @@ macro_rules! gs {
 /// and for the inverse (which visits twiddles from m = 255 down, block by block)
 /// len 1: m = 255 - (32g + 4r + c/2); len 2: m = 127 - (16g + 2r + c/4); len 4: m = 63 - (8g + r),
 /// negated. Row layout: [group][variant] with variant = c/4 (len 2) or c/2 (len 1).
+/// The AVX-512 NTT, which keeps this order, reads the same tables.
 #[repr(C, align(32))]
-struct LaneZetas {
-    fwd4: [[i32; 8]; 4],
-    fwd2: [[[i32; 8]; 2]; 4],
-    fwd1: [[[i32; 8]; 4]; 4],
-    inv1: [[[i32; 8]; 4]; 4],
-    inv2: [[[i32; 8]; 2]; 4],
-    inv4: [[i32; 8]; 4],
+pub(in crate::backend) struct LaneZetas {
+    pub(in crate::backend) fwd4: [[i32; 8]; 4],
+    pub(in crate::backend) fwd2: [[[i32; 8]; 2]; 4],
+    pub(in crate::backend) fwd1: [[[i32; 8]; 4]; 4],
+    pub(in crate::backend) inv1: [[[i32; 8]; 4]; 4],
+    pub(in crate::backend) inv2: [[[i32; 8]; 2]; 4],
+    pub(in crate::backend) inv4: [[i32; 8]; 4],
 }
 
 /// The table above, of twiddles (`qinv = false`) or of their Montgomery factors z * QINV.
@@ -156,8 +157,8 @@ const fn lane_zetas(qinv: bool) -> LaneZetas {
     t
 }
 
-static LANE_ZETAS: LaneZetas = lane_zetas(false);
-static LANE_ZETAS_QINV: LaneZetas = lane_zetas(true);
+pub(in crate::backend) static LANE_ZETAS: LaneZetas = lane_zetas(false);
+pub(in crate::backend) static LANE_ZETAS_QINV: LaneZetas = lane_zetas(true);
 
 /// The per-lane twiddle at `z` in [`LANE_ZETAS`] with its factor at the same place in
 /// [`LANE_ZETAS_QINV`].
@@ -302,7 +303,7 @@ pub(super) fn invntt_tomont(p: &mut Poly) {
 }
 
 /// 2^64 / 256 mod q, the portable inverse NTT's final factor.
-const INVNTT_F: i32 = field::INVNTT_F as i32;
+pub(in crate::backend) const INVNTT_F: i32 = field::INVNTT_F as i32;
 
 #[cfg(test)]
 mod tests {

@@ -99,11 +99,12 @@ permutation!(
     _mm512_rol_epi64, _mm512_set1_epi64
 );
 
-/// Bytes wiped below a permutation's caller, where the frame of `x4_in_frame` or
-/// `x8_in_frame` was: the register array and whatever spills. Measured in the release
-/// profile (opt-level 3, `objdump -d` of the library): no stack frame at all for x4 (the
-/// state stays in the 32 `ymm` registers), 584 bytes for x8; this leaves room for other
-/// opt-levels and compilers.
+/// Bytes wiped below a permutation's caller, where the frame of `x1_in_frame`,
+/// `x4_in_frame` or `x8_in_frame` was: the register array and whatever spills. Measured with
+/// `objdump -d` of the library (x86_64, rustc 1.95): at opt-level 3 no frame for x4 (the
+/// state stays in the 32 `ymm` registers) and 584 bytes plus the 128-byte red zone for x8; at
+/// opt-level 1, 2, s and z x8 takes 1,728 bytes (0x6c0) plus its pushes and 64-byte alignment,
+/// which this still covers.
 const PERMUTE_FRAME_WIPE: usize = 2048;
 
 /// Loads four interleaved states into registers, permutes them and stores them back, in a
@@ -119,6 +120,19 @@ fn x4_in_frame(states: &mut [u64; 100]) {
     for (i, v) in a.iter().enumerate() {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned store.
         unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *v) };
+    }
+}
+
+/// Keccak-f[1600] on one state: the 4-way permutation with the state in every lane (the
+/// permutation's instructions cost the same for one lane as for four, and beat the scalar
+/// one here), in a frame of its own that the caller then wipes.
+#[target_feature(enable = "avx512f,avx512vl")]
+#[inline(never)]
+fn x1_in_frame(state: &mut [u64; 25]) {
+    let mut a: [__m256i; 25] = core::array::from_fn(|i| _mm256_set1_epi64x(state[i] as i64));
+    permute_x4(&mut a);
+    for (w, v) in state.iter_mut().zip(a.iter()) {
+        *w = _mm_cvtsi128_si64(_mm256_castsi256_si128(*v)) as u64;
     }
 }
 
@@ -151,6 +165,14 @@ fn x8_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
             );
         }
     }
+}
+
+/// The one-way permutation. The state may be secret (SHAKE256 of xi, of K): what the
+/// permutation's frame held is wiped.
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(super) fn keccak_x1(state: &mut [u64; 25]) {
+    x1_in_frame(state);
+    wipe_below::<PERMUTE_FRAME_WIPE>();
 }
 
 /// The 4-way permutation (lane `i` of instance `j` at `states[4 i + j]`). The states may be
@@ -191,6 +213,9 @@ mod tests {
             core::array::from_fn(|j| if j < 4 { one(&s0, j) } else { one(&s1, j - 4) });
         let mut x4 = s0;
         b.keccak_f1600_x4(&mut x4);
+        let mut x1: [u64; 25] = core::array::from_fn(|i| s0[4 * i + 2]);
+        b.keccak_f1600(&mut x1);
+        assert_eq!(x1, want[2], "one-way");
         b.keccak_f1600_x4x2(&mut s0, &mut s1);
         for j in 0..8 {
             let (s, k) = if j < 4 { (&s0, j) } else { (&s1, j - 4) };

@@ -8,14 +8,23 @@
 //! token holds an [`Avx2`] token: a kernel this backend does not accelerate is the AVX2 one,
 //! so everything the AVX2 backend guarantees (its NTT order included) holds here too.
 //!
-//! Accelerated so far: Keccak. The 4-way permutation keeps the four states in 25 `ymm`
-//! registers and the pair of 4-way permutations (the samplers' eight polynomials at a time)
-//! keeps all eight in 25 `zmm` registers, one permutation for what AVX2 needs two for; chi
-//! and theta's parities are one `vpternlogq` per lane, rho one `vprolq`. Every other kernel
-//! is forwarded to the AVX2 backend until a measured AVX-512 version beats it.
+//! Accelerated so far, each measured faster than its AVX2 version here (BENCHMARKS.md):
+//! - Keccak (`keccak`): the 4-way permutation keeps the four states in 25 `ymm` registers
+//!   (the one-way permutation is the same with one state in every lane), and the pair of
+//!   4-way permutations (the samplers' eight polynomials at a time) keeps all eight in 25
+//!   `zmm` registers, one permutation for what AVX2 needs two for; chi and theta's parities
+//!   are one `vpternlogq` per lane, rho one `vprolq`.
+//! - The NTT and its inverse (`ntt`): the AVX2 ones two iterations at a time, 16 lanes, with
+//!   the same output order.
+//! - RejNTTPoly's loop (`sample`): sixteen candidates at a time, compacted by `vpcompressd`.
+//!
+//! Every other kernel is forwarded to the AVX2 backend until a measured AVX-512 version
+//! beats it.
 #![allow(unsafe_code)]
 
 mod keccak;
+mod ntt;
+mod sample;
 
 use super::{Avx2, Backend, BackendKind};
 use crate::error::HintError;
@@ -91,6 +100,9 @@ impl Backend for Avx512 {
         avx512!(with_avx512(f))
     }
 
+    fn keccak_f1600(self, state: &mut [u64; 25]) {
+        avx512!(keccak::keccak_x1(state))
+    }
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         avx512!(keccak::keccak_x4(states))
     }
@@ -98,12 +110,20 @@ impl Backend for Avx512 {
         avx512!(keccak::keccak_x8(s0, s1))
     }
 
+    fn ntt(self, a: &mut Poly) {
+        avx512!(ntt::ntt(a))
+    }
+    fn invntt_tomont(self, a: &mut Poly) {
+        avx512!(ntt::invntt_tomont(a))
+    }
+
+    fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
+        avx512!(sample::rej_uniform(self.avx2, out, buf))
+    }
+
     forward_to_avx2! {
-        fn keccak_f1600(self, state: &mut [u64; 25]);
         fn ntt_order_from_canonical(self, a: &mut Poly);
         fn ntt_order_to_canonical(self, a: &mut Poly);
-        fn ntt(self, a: &mut Poly);
-        fn invntt_tomont(self, a: &mut Poly);
         fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly);
         fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]);
         fn reduce(self, a: &mut Poly);
@@ -116,7 +136,6 @@ impl Backend for Avx512 {
         fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize;
         fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly);
         fn chknorm(self, a: &Poly, bound: i32) -> bool;
-        fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize;
         fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize;
         fn pack_t1(self, out: &mut [u8], a: &Poly);
         fn unpack_t1(self, a: &mut Poly, buf: &[u8]);
