@@ -2,7 +2,8 @@
 """Summarise criterion results (target/criterion) as a Markdown table: median time per
 implementation for each benchmark group, and the speed of each relative to mldsa's portable
 backend (portable time / its time: above 1x means faster than portable); then mldsa-avx2
-against its AVX2 peers (peer time / mldsa-avx2 time: above 1x means mldsa-avx2 is faster).
+against its AVX2 peers (peer time / mldsa-avx2 time: above 1x means mldsa-avx2 is faster);
+then mldsa-avx2 and mldsa-avx512 as a fraction of pqclean-avx2 (below 1x: faster).
 Usage: scripts/bench-table.py [target/criterion]"""
 import json
 import pathlib
@@ -55,3 +56,17 @@ if "mldsa-avx2" in impls and peers:
         base = r.get("mldsa-portable")
         cells.append(f"{base / ours:.2f}x" if base else "–")
         print(f"| {group} | " + " | ".join(cells) + " |")
+
+# Issue 41's bar: each SIMD backend's time as a fraction of PQClean AVX2's, in the same run
+# (below 1x: faster than PQClean AVX2; the AVX-512 target is 0.65x or less).
+ours_simd = [i for i in ("mldsa-avx2", "mldsa-avx512") if i in impls]
+if "pqclean-avx2" in impls and ours_simd:
+    print()
+    print("| operation | " + " | ".join(f"{i} / pqclean-avx2" for i in ours_simd) + " |")
+    print("|---" * (1 + len(ours_simd)) + "|")
+    for group in sorted(rows, key=lambda g: (g.split("/")[1], order.get(g.split("/")[0], 9))):
+        r = rows[group]
+        peer = r.get("pqclean-avx2")
+        if not peer or not any(i in r for i in ours_simd):
+            continue
+        print(f"| {group} | " + " | ".join(f"{r[i] / peer:.2f}x" if i in r else "–" for i in ours_simd) + " |")
