@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
         t0.coeffs[i] = (i as i32 * 37) % 8191 - 4095;
         z.coeffs[i] = (i as i32 * 4099) % 1_048_575 - 524_287;
     }
+    let (t0x5, zx5) = ([t0; 5], [z; 5]);
     // Pseudo-random bytes for the bare rejection kernels (SHAKE128 output of the seed).
     let mut bytes = [0u8; 840];
     {
@@ -53,6 +54,8 @@ fn bench(c: &mut Criterion) {
         "keccak_f1600",
         "keccak_f1600_x4",
         "keccak_f1600_x4x2",
+        "pointwise_montgomery",
+        "pointwise_acc_montgomery",
     ] {
         let mut g = c.benchmark_group(format!("kernel/{name}"));
         g.warm_up_time(Duration::from_millis(300))
@@ -114,6 +117,17 @@ fn bench(c: &mut Criterion) {
                         b.keccak_f1600(black_box(&mut s));
                         s
                     }),
+                    "pointwise_montgomery" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        b.pointwise_montgomery(&mut x, black_box(&t0), black_box(&z));
+                        x
+                    }),
+                    "pointwise_acc_montgomery" => bch.iter(|| {
+                        // One row of A times a vector, l = 5 (ML-DSA-65).
+                        let mut x = Poly::ZERO;
+                        b.pointwise_acc_montgomery(&mut x, black_box(&t0x5), black_box(&zx5));
+                        x
+                    }),
                     "keccak_f1600_x4x2" => bch.iter(|| {
                         let (mut s, mut t) = ([1u64; 100], [2u64; 100]);
                         b.keccak_f1600_x4x2(black_box(&mut s), black_box(&mut t));
@@ -144,6 +158,8 @@ fn bench(c: &mut Criterion) {
                     | "rej_eta"
                     | "pack_t0"
                     | "pack_z"
+                    | "pointwise_montgomery"
+                    | "pointwise_acc_montgomery"
             ) {
                 continue; // not exported by PQClean without an allocation per call
             }

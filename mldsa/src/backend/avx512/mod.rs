@@ -17,11 +17,13 @@
 //! - The NTT and its inverse (`ntt`): the AVX2 ones two iterations at a time, 16 lanes, with
 //!   the same output order.
 //! - RejNTTPoly's loop (`sample`): sixteen candidates at a time, compacted by `vpcompressd`.
+//! - The Montgomery products, single and L-fold (`arith`): the AVX2 arithmetic on 16 lanes.
 //!
 //! Every other kernel is forwarded to the AVX2 backend until a measured AVX-512 version
 //! beats it.
 #![allow(unsafe_code)]
 
+mod arith;
 mod keccak;
 mod ntt;
 mod sample;
@@ -117,6 +119,12 @@ impl Backend for Avx512 {
         avx512!(ntt::invntt_tomont(a))
     }
 
+    fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly) {
+        avx512!(arith::pointwise(c, a, b))
+    }
+    fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        avx512!(arith::pointwise_acc(c, a, b))
+    }
     fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         avx512!(sample::rej_uniform(self.avx2, out, buf))
     }
@@ -124,8 +132,6 @@ impl Backend for Avx512 {
     forward_to_avx2! {
         fn ntt_order_from_canonical(self, a: &mut Poly);
         fn ntt_order_to_canonical(self, a: &mut Poly);
-        fn pointwise_montgomery(self, c: &mut Poly, a: &Poly, b: &Poly);
-        fn pointwise_acc_montgomery(self, c: &mut Poly, a: &[Poly], b: &[Poly]);
         fn reduce(self, a: &mut Poly);
         fn caddq(self, a: &mut Poly);
         fn add(self, a: &mut Poly, b: &Poly);
