@@ -3,6 +3,7 @@
 //! products and reduces once: see the AVX2 kernel).
 #![allow(unsafe_code)]
 
+use super::util::odd;
 use crate::backend::field::{Q, QINV};
 use crate::params::N;
 use crate::poly::Poly;
@@ -29,12 +30,6 @@ fn store(p: &mut Poly, i: usize, v: __m512i) {
     assert!(i < VECS);
     // SAFETY: as for `load`.
     unsafe { _mm512_storeu_si512(p.coeffs.as_mut_ptr().add(16 * i).cast(), v) }
-}
-
-/// Duplicates the odd lanes into the even ones (`vmovshdup`).
-#[target_feature(enable = "avx512f")]
-fn odd(x: __m512i) -> __m512i {
-    _mm512_castps_si512(_mm512_movehdup_ps(_mm512_castsi512_ps(x)))
 }
 
 /// The Montgomery reduction of 64-bit sums in the even lanes (`even`) and in the odd

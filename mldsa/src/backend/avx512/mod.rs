@@ -27,6 +27,7 @@ mod arith;
 mod keccak;
 mod ntt;
 mod sample;
+mod util;
 
 use super::{Avx2, Backend, BackendKind};
 use crate::error::HintError;

@@ -16,6 +16,7 @@
 //! order: the results are bit-identical.
 #![allow(unsafe_code)]
 
+use super::util::odd;
 use crate::backend::avx2::ntt::{INVNTT_F, LANE_ZETAS, LANE_ZETAS_QINV};
 use crate::backend::field::{Q, QINV, ZETAS};
 use crate::poly::Poly;
@@ -29,12 +30,6 @@ struct Tw {
     zq: __m512i,
     zo: __m512i,
     zqo: __m512i,
-}
-
-/// Duplicates the odd lanes into the even ones (`vmovshdup`).
-#[target_feature(enable = "avx512f")]
-fn odd(x: __m512i) -> __m512i {
-    _mm512_castps_si512(_mm512_movehdup_ps(_mm512_castsi512_ps(x)))
 }
 
 /// b * z * 2^-32 mod q per lane, bit-identical to `montgomery_reduce(b * z)` (the AVX2
