@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instruction counts of keygen, sign and verify (mldsa/benches/instructions.rs: callgrind
+# Instruction counts of keygen, sign and verify (diff/benches/instructions.rs: callgrind
 # through gungraun; this crate's portable and best backends and PQClean side by side) for a
 # base commit and for the checkout, as one table with the ratio head/base per benchmark.
 # Counts, unlike times, hold on a shared runner; a ratio above the threshold is marked ALERT.
@@ -50,8 +50,8 @@ if ! command -v valgrind >/dev/null; then
         exit 1
     fi
 fi
-version=$(sed -n 's/^gungraun = "=\(.*\)"/\1/p' mldsa/Cargo.toml)
-[ -n "$version" ] || { echo "bench-compare.sh: mldsa/Cargo.toml pins no gungraun version" >&2; exit 1; }
+version=$(sed -n 's/^gungraun = "=\(.*\)"/\1/p' diff/Cargo.toml)
+[ -n "$version" ] || { echo "bench-compare.sh: diff/Cargo.toml pins no gungraun version" >&2; exit 1; }
 if [ "$(gungraun-runner --version 2>/dev/null | awk '{print $2}')" != "$version" ]; then
     cargo install gungraun-runner --version "$version" --locked
 fi
@@ -59,10 +59,17 @@ fi
 results=$root/target/bench-compare
 rm -rf "$results"
 mkdir -p "$results"
+# The package holding the instructions bench in checkout DIR: mldsa-diff's since the
+# benchmarks moved to diff/benches/, mldsa's before; none if neither has it.
+bench_package() {
+    if [ -f "$1/diff/benches/instructions.rs" ]; then echo mldsa-diff
+    elif [ -f "$1/mldsa/benches/instructions.rs" ]; then echo mldsa
+    fi
+}
 bench() { # DIR LABEL
     echo "== instructions bench: $2 ($(git -C "$1" rev-parse --short HEAD))"
     (cd "$1" && CARGO_TARGET_DIR=$root/target/bench-build-$2 GUNGRAUN_HOME=$results/$2 \
-        cargo bench --locked -p mldsa --bench instructions) >"$results/$2.txt" 2>"$results/$2.err" || {
+        cargo bench --locked -p "$(bench_package "$1")" --bench instructions) >"$results/$2.txt" 2>"$results/$2.err" || {
         tail -20 "$results/$2.err" >&2
         echo "bench-compare.sh: the $2 bench failed (log: $results/$2.err)" >&2
         exit 1
@@ -73,7 +80,7 @@ wt=$root/target/bench-base
 git worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
 git worktree add --detach --quiet "$wt" "$base_commit"
 trap 'git -C "$root" worktree remove --force "$wt" 2>/dev/null || true' EXIT
-if [ -f "$wt/mldsa/benches/instructions.rs" ]; then
+if [ -n "$(bench_package "$wt")" ]; then
     bench "$wt" base
 else
     echo "== the base ($base) has no instructions bench: the head's counts alone"

@@ -4,7 +4,7 @@
 #   1. a Debian bookworm base: `debootstrap --variant=minbase` into a folder, imported with
 #      `docker import` as mldsa-cross-base:bookworm (with --base IMAGE, that image instead:
 #      the GitHub workflows give the public debian:bookworm);
-#   2. per target, docker/cross/Dockerfile FROM that base: the host gcc and libc (build
+#   2. per target, scripts/cross-image/Dockerfile FROM that base: the host gcc and libc (build
 #      scripts), every supported target's gcc and libc (one shared layer), qemu-user, make,
 #      pkg-config, git, ca-certificates, python3 (the oracle protocol's faulty test adapter),
 #      tagged as Cross.toml's `image` for the target (mldsa-cross/TARGET:local), or as
@@ -60,7 +60,7 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=(aarch64-unknown-linux-gnu s390x-unknown-linux-gnu)  # every supported target
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-context="$root/docker/cross"
+context="$root/scripts/cross-image"
 suite=bookworm
 default_base="mldsa-cross-base:$suite"
 

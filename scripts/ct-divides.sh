@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The machine-code divide check: no integer divide or remainder instruction (their latency
 # depends on the operands) in the code that handles secrets. For each target it builds
-# ct-divides/ (keygen, key import, signing on every backend the target has; no verification)
+# mldsa/examples/ct_divides.rs (keygen, key import, signing on every backend the target has;
+# no verification)
 # in release, disassembles it with objdump and fails if a function in scope holds a divide.
 #   scripts/ct-divides.sh [--target T]... [--opt-level L]... [--no-install]
 #   --target      a Rust target triple (repeatable; default: x86_64-unknown-linux-gnu,
@@ -126,24 +127,24 @@ for t in "${targets[@]}"; do
     if [ "$level" = profile ]; then
         target_dir=$root/target/ct-divides
         name=$t
-        echo "== $t: build (release) ct-divides/"
+        echo "== $t: build (release) mldsa/examples/ct_divides.rs"
     else
         target_dir=$root/target/ct-divides-O$level
         name="$t opt-level $level"
-        echo "== $t: build (release, opt-level $level) ct-divides/"
+        echo "== $t: build (release, opt-level $level) mldsa/examples/ct_divides.rs"
     fi
     linker_var="CARGO_TARGET_$(echo "$t" | tr 'a-z-' 'A-Z_')_LINKER"
     if [ "$t" != "$host" ] && [ -z "${!linker_var:-}" ]; then
         export "$linker_var=$g-gcc"
     fi
     if [ "$level" = profile ]; then
-        cargo build --release --locked --manifest-path ct-divides/Cargo.toml --target "$t" \
+        cargo build --release --locked -p mldsa --example ct_divides --target "$t" \
             --target-dir "$target_dir"
     else
         CARGO_PROFILE_RELEASE_OPT_LEVEL=$level cargo build --release --locked \
-            --manifest-path ct-divides/Cargo.toml --target "$t" --target-dir "$target_dir"
+            -p mldsa --example ct_divides --target "$t" --target-dir "$target_dir"
     fi
-    bin=$target_dir/$t/release/mldsa-ct-divides
+    bin=$target_dir/$t/release/examples/ct_divides
     case "$t" in
         x86_64-*) divides='^i?div[bwlq]?$' ;;
         aarch64-*) divides='^[su]divr?$' ;;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The constant-time test of the Neon SHA3 Keccak path, which valgrind cannot run (it decodes
-# none of EOR3, RAX1, XAR, BCAX): trace equivalence under qemu-user. The harness (ct-trace/,
-# aarch64, static) runs the 4-way Keccak on one state; qemu-aarch64 -cpu max logs, before every
-# instruction inside the Neon Keccak functions, the program counter, X0-X30, SP and the flags.
+# none of EOR3, RAX1, XAR, BCAX): trace equivalence under qemu-user. The harness
+# (mldsa/examples/ct_trace.rs, aarch64, static) runs the 4-way Keccak on one state;
+# qemu-aarch64 -cpu max logs, before every instruction inside the Neon Keccak functions,
+# the program counter, X0-X30, SP and the flags.
 # Runs on different states (all zero, all ones, pseudo-random ones) must give identical logs,
 # so no branch, no address and no general-purpose register in the kernel depends on the state
 # (Keccak's state lives in vector registers, which are not compared). The reference state
@@ -134,12 +135,12 @@ for o in "${opts[@]}"; do
     env_o=()
     [ "$o" = profile ] || env_o=(CARGO_PROFILE_RELEASE_OPT_LEVEL="$o")
     if ! env "${env_o[@]}" RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
-        cargo build --release --locked --manifest-path ct-trace/Cargo.toml --target "$target" \
+        cargo build --release --locked -p mldsa --example ct_trace --target "$target" \
         --target-dir "$dir/build"; then
         failed+=("$o: build")
         continue
     fi
-    bin=$dir/build/$target/release/ct_trace
+    bin=$dir/build/$target/release/examples/ct_trace
     # The SHA3 path must be what runs: its functions hold the four SHA3 instructions.
     missing=()
     dis=$("$objdump" -d --no-show-raw-insn -C "$bin" | awk '/^[0-9a-f]+ <mldsa::backend::neon::keccak::.*sha3.*>:$/,/^$/')

@@ -24,8 +24,8 @@
 #                 (default bookworm: valgrind 3.19; trixie: 3.24)
 # Under valgrind the Neon backend takes its plain Keccak path on every CPU (valgrind hides the
 # SHA3 instructions, which it cannot run): the run fails if it took another.
-# Builds mldsa/examples/ct_valgrind.rs (as the package ct-valgrind/, so that mldsa's
-# dev-dependencies are not built) in release (no debug assertions or overflow checks: neither
+# Builds mldsa/examples/ct_valgrind.rs (with mldsa's dev-dependencies, which are few and
+# plain Rust: the benchmarks and their peers are mldsa-diff's) in release (no debug assertions or overflow checks: neither
 # is constant time) with feature ct-valgrind and line tables for readable reports. The build
 # takes the usual settings from the environment (CARGO_PROFILE_RELEASE_*, RUSTFLAGS,
 # RUSTUP_TOOLCHAIN, CARGO_BUILD_JOBS): scripts/ct-matrix.sh runs it over a matrix of them.
@@ -110,8 +110,8 @@ valgrind --version
 mkdir -p "$target_dir"
 summary=$target_dir/summary.tsv
 : >"$summary"
-build=(cargo build --release --locked --manifest-path ct-valgrind/Cargo.toml --target-dir "$target_dir")
-bin=$target_dir/release/ct_valgrind
+build=(cargo build --release --locked -p mldsa --example ct_valgrind --features ct-valgrind --target-dir "$target_dir")
+bin=$target_dir/release/examples/ct_valgrind
 if [ -n "$target" ]; then
     # Debian's cross gcc links and compiles the client-request shim; memcheck.h is the host's
     # (valgrind's headers pick the architecture with the preprocessor), reached through a
@@ -132,7 +132,7 @@ if [ -n "$target" ]; then
     export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
     export VALGRIND_INCLUDE=${VALGRIND_INCLUDE:-$PWD/$target_dir/include}
     build+=(--target "$target")
-    bin=$target_dir/$target/release/ct_valgrind
+    bin=$target_dir/$target/release/examples/ct_valgrind
 fi
 echo "== build (release, feature ct-valgrind${target:+, $target}): $(cargo --version)"
 t0=$SECONDS

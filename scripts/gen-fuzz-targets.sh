@@ -19,6 +19,7 @@ cat <<'HEAD'
 name = "mldsa-fuzz"
 version = "0.0.0"
 publish = false
+license = "MIT OR Apache-2.0"
 edition = "2024"
 
 [package.metadata]

@@ -72,7 +72,7 @@ run actionlint actionlint -no-color "${workflows[@]}"
 if [ -f .github/dependabot.yml ]; then
     run dependabot-schema check-jsonschema --builtin-schema vendor.dependabot .github/dependabot.yml
 fi
-shell_files=(scripts/*.sh .ci/run diff/oracles/*/install.sh)
+shell_files=(scripts/*.sh scripts/cross-image/entrypoint.sh .ci/run diff/oracles/*/install.sh)
 [ -f .clusterfuzzlite/build.sh ] && shell_files+=(.clusterfuzzlite/build.sh)
 run shellcheck shellcheck --severity=style --external-sources "${shell_files[@]}"
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Miri (undefined behaviour: out-of-bounds and misaligned accesses, use of uninitialised
 # memory, aliasing violations, unsupported intrinsics) over the library's unit tests and the
-# SIMD kernel tests, through miri/ (mldsa's own source as a package without the heavy
-# dev-dependencies; see miri/Cargo.toml).
+# SIMD kernel tests (`cargo miri test -p mldsa`: mldsa's dev-dependencies are few and plain
+# Rust; the benchmarks and their peers are mldsa-diff's).
 #   scripts/miri.sh [--toolchain T] [--only portable|avx2] [--all] [--list]
-#   --toolchain   the nightly to run Miri with (default: $FUZZ_TOOLCHAIN, else the one
-#                 .github/workflows/nightly.yml pins); the miri and rust-src components are
-#                 added when missing
+#   --toolchain   the nightly to run Miri with (default: $MIRI_TOOLCHAIN, else the one
+#                 .github/workflows/nightly.yml pins as MIRI_TOOLCHAIN: not every nightly
+#                 ships Miri); the miri and rust-src components are added when missing
 #   --only        run one of the two sets (default: both on x86_64, portable elsewhere)
 #   --all         also the tests that take a minute or more each under Miri (the nightly job)
 #   --list        print the tests of each set and exit
@@ -30,7 +30,7 @@ need() {
         die "option $1 needs a value"
     fi
 }
-toolchain=${FUZZ_TOOLCHAIN:-$(sed -n 's/^ *FUZZ_TOOLCHAIN: *//p' .github/workflows/nightly.yml | head -n1)}
+toolchain=${MIRI_TOOLCHAIN:-$(sed -n 's/^ *MIRI_TOOLCHAIN: *//p' .github/workflows/nightly.yml | head -n1)}
 only=
 all=0
 list=0
@@ -130,7 +130,7 @@ if ! rustup run "$toolchain" cargo miri --version >/dev/null 2>&1; then
     rustup toolchain install "$toolchain" --profile minimal
     rustup component add --toolchain "$toolchain" miri rust-src
 fi
-miri=(cargo "+$toolchain" miri test --locked --manifest-path miri/Cargo.toml)
+miri=(cargo "+$toolchain" miri test --locked -p mldsa)
 cargo "+$toolchain" miri --version
 
 failed=()

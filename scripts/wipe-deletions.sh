@@ -2,8 +2,8 @@
 # Deletes each wipe in mldsa/src in turn and shows that the secret tests catch it: every
 # `zeroize` call, `Zeroizing` wrapper, `wipe_below` frame wipe and `.wipe()` call (found by
 # pattern, so a new wipe is in the run without being listed here), deleted alone in a copy
-# of mldsa/ and release-tests/, then release-tests/'s secret_wipes and secret_residue tests
-# (the release profile, the build users ship; .ci/run runs both) must fail. A wipe no test
+# of the workspace, then mldsa's secret_wipes and secret_residue tests (the release profile,
+# the build users ship; .ci/run runs both) must fail. A wipe no test
 # can reach is listed below with its reason (EXEMPT); an exempt wipe that *is* caught, a
 # deletion that does not compile and a wipe that survives all fail the run.
 #
@@ -97,17 +97,17 @@ work=target/wipe-deletions
 mkdir -p "$work"
 rm -rf "$work/src"
 mkdir -p "$work/src"
-cp -r mldsa release-tests "$work/src/"
-rm -rf "$work/src/mldsa/target" "$work/src/release-tests/target"
+# The workspace (its manifest, lockfile and profiles; every member, which cargo loads), of
+# which only mldsa and its dev-dependencies are built.
+cp -r Cargo.toml Cargo.lock mldsa diff kat "$work/src/"
+rm -rf "$work/src/mldsa/target" "$work/src/diff/target" "$work/src/kat/target"
 
-cargo_args=(--locked --manifest-path "$work/src/release-tests/Cargo.toml" --target-dir "$work/target")
+cargo_args=(--locked --manifest-path "$work/src/Cargo.toml" -p mldsa --target-dir "$work/target")
 if [ "$profile" = release ]; then
     cargo_args+=(--release --test secret_wipes --test secret_residue)
 else
-    # The workspace's [profile.test] (Cargo.toml), which this package's own manifest lacks.
-    cargo_args+=(--config profile.test.opt-level=3 --config profile.test.debug-assertions=true
-        --config profile.test.overflow-checks=true --config 'profile.test.debug="line-tables-only"'
-        --test secret_residue)
+    # The workspace's [profile.test] (Cargo.toml).
+    cargo_args+=(--test secret_residue)
     export CARGO_INCREMENTAL=0
 fi
 env_run=()

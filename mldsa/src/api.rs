@@ -177,7 +177,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// ML-DSA.KeyGen_internal from the 32-byte seed xi (Alg. 6).
     pub fn from_seed(xi: &[u8; 32]) -> Self {
         // Generated into the key itself: an expanded key made in a local and moved into the
-        // key leaves that local's copy unwiped (`release-tests/secret_wipes.rs` found it). The
+        // key leaves that local's copy unwiped (`mldsa/tests/secret_wipes.rs` found it). The
         // key itself is still moved when returned, as any Rust value, and a move may leave
         // a copy in the frame it left (README "Secrets and stack"): `raw::keygen_internal`
         // writes into the caller's buffers and moves nothing.

@@ -161,7 +161,7 @@ fn unpack_pk_rho(p: &Params, pk: &[u8]) -> Result<[u8; 32], Error> {
 /// caller; a careful signer must not sign with such a key). The range check is constant
 /// time; only the final verdict branches. In place, never returned by value: a move of the
 /// decoded key out of a `Result` leaves an unwiped copy of it in the frame it left
-/// (`release-tests/secret_wipes.rs` found one). On an error `parts` holds a partial decoding,
+/// (`mldsa/tests/secret_wipes.rs` found one). On an error `parts` holds a partial decoding,
 /// which the caller drops (and so wipes) without using.
 pub(crate) fn unpack_sk_into<B: Backend>(
     b: B,

@@ -13,9 +13,8 @@
 /// read, so LLVM writes them; the standard library calls `black_box` best-effort (another
 /// code generator may not honour it), and volatile stores (`zeroize`) would cost a store
 /// per word on every permutation, so `secret_residue.rs` is what shows the wipe happens.
-/// `BYTES` must cover the callee's frame and whatever it calls. That test (and
-/// `release-tests/`) checks it in the test profile and in release, opt-level 3, on every
-/// target CI runs; an unoptimised build (opt-level 0, larger frames) is not checked.
+/// `BYTES` must cover the callee's frame and whatever it calls. That test checks it in the
+/// test profile and (run with `--release`) in release, opt-level 3, on every target CI runs; an unoptimised build (opt-level 0, larger frames) is not checked.
 #[inline(never)]
 pub(crate) fn wipe_below<const BYTES: usize>() {
     let mut zeroes = [0u8; BYTES];

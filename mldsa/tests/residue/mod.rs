@@ -3,7 +3,7 @@
 //! consecutive coefficients as the library stores them, `i32` in native byte order, at any
 //! 4-byte offset) and 64-bit words (at any 8-byte offset: the lanes of every Keccak state a
 //! permutation passes through, as [`keccak_trace`] computes them). Shared by
-//! `secret_residue.rs` (KeyGen and Sign whole) and `release-tests/secret_wipes.rs` (each step
+//! `secret_residue.rs` (KeyGen and Sign whole) and `secret_wipes.rs` (each step
 //! alone).
 #![allow(dead_code)]
 

@@ -63,7 +63,7 @@ fn fill(state: &mut u64, buf: &mut [u8]) {
 fn main() {
     let neon = Neon::detect().expect("an aarch64 target has Neon");
     let sha3 = neon.sha3();
-    // The benchmark's polynomial (mldsa/benches/kernels.rs).
+    // The benchmark's polynomial (diff/benches/kernels.rs).
     let mut a = Poly::ZERO;
     for (i, c) in a.coeffs.iter_mut().enumerate() {
         *c = ((i as i32 * 7919) % 16_000_000) - 8_000_000;

@@ -18,15 +18,14 @@
 //! `scripts/wipe-deletions.sh` deletes each wipe in `mldsa/src` in turn and shows this test
 //! (with `secret_residue.rs`) fails for each (README "Secrets and stack" lists them).
 //!
-//! In the release profile only, the build users ship (this package; `.ci/run` runs it on
-//! x86_64 and under qemu-user on aarch64): the test profile (opt-level 3 with debug
+//! In the release profile only, the build users ship (`test = false` in mldsa/Cargo.toml, so
+//! `cargo test` leaves it out; `cargo test --release -p mldsa --test secret_wipes` runs it, as
+//! `.ci/run` does on x86_64 and under qemu-user on aarch64): the test profile (opt-level 3 with debug
 //! assertions and overflow checks) compiles other frames, which keep a lane of a squeezed
 //! block and, on AVX2, lanes of the 4-way permutation's states after a step returns (README
 //! "Secrets and stack").
 
-#[path = "../mldsa/tests/residue/mod.rs"]
 mod residue;
-#[path = "../mldsa/tests/stack_probe/mod.rs"]
 mod stack_probe;
 
 use mldsa::backend::{AnyBackend, Backend};
