@@ -24,6 +24,8 @@ pub mod check;
 pub mod ci;
 pub mod corpus;
 pub mod craft;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub mod ctstep;
 pub mod exhaustive;
 pub mod human;
 pub mod impls;
