@@ -107,7 +107,7 @@ for f in mldsa/tests/*.rs kat/tests/*.rs diff/tests/*.rs; do
     # feature): not a test of the suite.
     [ "$n" != default_check ] || continue
     # The per-step wipe test holds in the release profile only (`test = false` in
-    # mldsa/Cargo.toml; .ci/run runs it there, natively and on aarch64 under qemu-user).
+    # mldsa/Cargo.toml; .ci/run runs it there, natively).
     [ "$n" != secret_wipes ] || continue
     [ -n "${have[$n]:-}" ] || all_tests+=("$n")
     have[$n]=1

@@ -20,7 +20,7 @@
 //!
 //! In the release profile only, the build users ship (`test = false` in mldsa/Cargo.toml, so
 //! `cargo test` leaves it out; `cargo test --release -p mldsa --test secret_wipes` runs it, as
-//! `.ci/run` does on x86_64 and under qemu-user on aarch64): the test profile (opt-level 3 with debug
+//! `.ci/run` does on x86_64 and the pre-merge jobs on x86_64 and arm64): the test profile (opt-level 3 with debug
 //! assertions and overflow checks) compiles other frames, which keep a lane of a squeezed
 //! block and, on AVX2, lanes of the 4-way permutation's states after a step returns (README
 //! "Secrets and stack").
