@@ -82,11 +82,9 @@ pub fn controls() -> Vec<&'static str> {
 pub fn child(target: &str, backend: &str, input: u64) -> Result<(), String> {
     let kind = mldsa::BackendKind::parse(backend).map_err(|e| format!("{backend}: {e}"))?;
     let oracle = crate::impls::ours::oracle(kind).map_err(|e| format!("{backend}: {e}"))?;
-    let from = if target.starts_with("control-") {
-        "ntt"
-    } else {
-        target
-    };
+    // A control runs on the ntt check's polynomials.
+    let control = target.starts_with("control-");
+    let from = if control { "ntt" } else { target };
     let check = Check::from_name(from).ok_or_else(|| format!("no check {from:?}"))?;
     // The check's first edge cases (all zero, all at the low bound, all at the high bound, for
     // a polynomial), which reach the rare directions a branch could take (a lane of each sign
@@ -98,7 +96,6 @@ pub fn child(target: &str, backend: &str, input: u64) -> Result<(), String> {
     }
     // (The controls take random inputs only: the edge cases' lanes are all even, with low
     // bytes of 0, which their planted branch and index would not tell apart.)
-    let control = target.starts_with("control-");
     let edges = if control {
         0
     } else {
@@ -112,13 +109,13 @@ pub fn child(target: &str, backend: &str, input: u64) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| format!("{from}: no input drawn"))?;
     let case = cases[input as usize].clone();
-    if let Some(control) = target.strip_prefix("control-").map(|_| target) {
+    if control {
         let p = polys_in(&case, 1).ok_or("the ntt check's input is no polynomial")?;
         let a: [i32; 256] = p[0].coeffs;
-        controls::run(control, &[0; 256])
-            .ok_or_else(|| format!("{control}: unknown or not on this CPU"))?;
+        controls::run(target, &[0; 256])
+            .ok_or_else(|| format!("{target}: unknown or not on this CPU"))?;
         ptrace::trace_me_and_stop().map_err(|e| format!("ptrace: {e}"))?;
-        let r = controls::run(control, &a);
+        let r = controls::run(target, &a);
         ptrace::stop().map_err(|e| format!("raise: {e}"))?;
         std::hint::black_box(r);
     } else {

@@ -85,13 +85,19 @@ pub(crate) struct Regs {
 #[derive(Debug)]
 pub(crate) struct Tracee {
     pid: libc::pid_t,
+    /// Set once a wait has seen it end (and so reaped it): its id may then name another
+    /// process, which `kill` must never signal.
+    reaped: std::cell::Cell<bool>,
 }
 
 impl Tracee {
     /// The child `pid`, which called `trace_me_and_stop` (or will).
     pub(crate) fn new(pid: u32) -> io::Result<Tracee> {
         let pid = libc::pid_t::try_from(pid).map_err(|_| io::Error::other("pid out of range"))?;
-        Ok(Tracee { pid })
+        Ok(Tracee {
+            pid,
+            reaped: std::cell::Cell::new(false),
+        })
     }
 
     /// Waits for the child's next stop or its end.
@@ -109,10 +115,13 @@ impl Tracee {
                 libc::SIGSTOP => Event::SelfStopped,
                 s => Event::Signal(s),
             }
-        } else if libc::WIFEXITED(status) {
-            Event::Ended(libc::WEXITSTATUS(status))
         } else {
-            Event::Ended(128 + libc::WTERMSIG(status))
+            self.reaped.set(true);
+            if libc::WIFEXITED(status) {
+                Event::Ended(libc::WEXITSTATUS(status))
+            } else {
+                Event::Ended(128 + libc::WTERMSIG(status))
+            }
         })
     }
 
@@ -151,8 +160,11 @@ impl Tracee {
 
     /// Kills and reaps it (after an error).
     pub(crate) fn kill(&self) {
+        if self.reaped.get() {
+            return;
+        }
         // SAFETY: kill() takes plain integers and touches no memory of ours; the child is
-        // not reaped yet (only `finish` and this reap it), so its id names no other process.
+        // not reaped yet (checked above), so its id names no other process.
         unsafe {
             libc::kill(self.pid, libc::SIGKILL);
         }
