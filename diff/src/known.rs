@@ -216,7 +216,7 @@ pub static KNOWN: [Known; 18] = [
     },
     Known {
         checks: &[&rare::SIGN_RARE, &api::API_SIGN],
-        who: Who::Named(crate::impls::ours::TYPED),
+        who: Who::Named(crate::impls::typed::TYPED),
         deviation: false,
         reason: "The typed API imports an expanded secret key only if its tr and t0 are the ones its \
                  rho, s1 and s2 imply (SigningKey::from_expanded_bytes); the raw API and every other \

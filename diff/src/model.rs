@@ -113,6 +113,13 @@ pub enum Fault {
         /// The line, cut to 200 characters.
         line: String,
     },
+    /// Two routes of one API that must answer alike did not (the typed API's keypair and seed
+    /// accessors, say): a fault of that implementation, whatever the others answer.
+    #[error("{implementation} contradicted itself: {what}")]
+    Contradiction {
+        implementation: String,
+        what: String,
+    },
     /// An implementation answered a key or signature of a length FIPS 204 does not give it.
     #[error("{implementation} answered a {got}-byte {field}; {set} has {want}")]
     Length {

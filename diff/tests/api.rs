@@ -4,8 +4,11 @@
 //! Measured on the generated inputs through the implementations' answers, not assumed.
 
 use mldsa_diff::check::{self, Check};
-use mldsa_diff::impls::ours::{Ours, TYPED, Typed};
+use mldsa_diff::impls::ours::Ours;
+use mldsa_diff::impls::typed::{TYPED, Typed, route};
+use mldsa_diff::model::Provenance;
 use mldsa_diff::model::Verdict;
+use mldsa_diff::oracle::{Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified};
 use mldsa_diff::source::RngSource;
 
 fn check(name: &str) -> Check {
@@ -83,5 +86,110 @@ fn api_sign_reaches_signatures_refusals_and_keys_only_the_typed_api_refuses() {
              raw API and refused by the typed one (inconsistent key), {odd_sk} keys of another length"
         );
         assert!(signed >= 150 && refused >= 10 && typed_only >= 10 && odd_sk >= 10);
+    }
+}
+
+/// Records the route the typed API takes for every call a check makes of it.
+struct Routes(std::sync::Mutex<std::collections::BTreeMap<String, usize>>);
+
+impl Routes {
+    fn count(&self, what: String) {
+        *self.0.lock().unwrap().entry(what).or_default() += 1;
+    }
+}
+
+/// What kind of message, for the counts.
+fn mode(m: Msg<'_>) -> String {
+    match m {
+        Msg::Pure { ctx: [], .. } => "pure, empty ctx".into(),
+        Msg::Pure { .. } => "pure".into(),
+        Msg::PreHash { .. } => "pre-hash".into(),
+        Msg::PreHashed { .. } => "pre-hashed".into(),
+        Msg::Mu(_) => "mu".into(),
+        Msg::Internal(_) => "internal".into(),
+    }
+}
+
+impl Oracle for Routes {
+    fn name(&self) -> &'static str {
+        TYPED
+    }
+    fn origin(&self) -> Provenance {
+        Typed.origin()
+    }
+    fn speed(&self) -> Speed {
+        Typed.speed()
+    }
+    fn keygen(&self, p: &mldsa::Params, xi: &[u8; 32]) -> Got<KeyPair> {
+        self.count(format!("keygen {:?}", route(None, xi, false)));
+        Typed.keygen(p, xi)
+    }
+    fn sign(&self, p: &mldsa::Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
+        self.count(format!("sign {} {:?}", mode(m), route(Some(m), rnd, true)));
+        Typed.sign(p, key, m, rnd)
+    }
+    fn verify(&self, p: &mldsa::Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
+        self.count(format!(
+            "verify {} {:?}",
+            mode(m),
+            route(Some(m), sig, false)
+        ));
+        Typed.verify(p, pk, m, sig)
+    }
+}
+
+/// The default check's end-to-end cases (its seed, 200 a check) take every route through the
+/// typed API (impls/typed.rs), each several times, and the typed API answers each as the
+/// portable backend does through the raw API where both sign or both verify.
+#[test]
+fn the_default_check_takes_every_route_through_the_typed_api() {
+    let routes = Routes(Default::default());
+    let portable = Ours::new(mldsa::backend::Portable);
+    for set in ["44", "65", "87"] {
+        for name in [
+            "keygen",
+            "sign",
+            "verify",
+            "sign_variants",
+            "api_sign",
+            "api_verify",
+        ] {
+            let c = check(&format!("{name}_{set}"));
+            let mut src = RngSource::for_check(20260101, &c.name());
+            for i in 0..200 {
+                let case = check::generate(c, i, &mut src).unwrap();
+                let typed = c.run(&routes, &case).unwrap();
+                let raw = c.run(&portable, &case).unwrap();
+                if typed.verdict == raw.verdict {
+                    assert_eq!(typed.bytes, raw.bytes, "{name}_{set} case {i}");
+                }
+            }
+        }
+    }
+    let counts = routes.0.into_inner().unwrap();
+    println!("{counts:#?}");
+    let wanted = [
+        "keygen FromSeed",
+        "keygen Generate",
+        "sign pure Given",
+        "sign pure Hedged",
+        "sign pure Deterministic",
+        "sign pure ExternalMu",
+        "sign pure, empty ctx Hedged",
+        "sign pure, empty ctx Deterministic",
+        "sign pre-hash Given",
+        "sign pre-hash Hedged",
+        "sign pre-hashed Given",
+        "sign pre-hashed ExternalMu",
+        "verify pure Given",
+        "verify pure ExternalMu",
+        "verify pure, empty ctx Traits",
+        "verify pre-hash Given",
+        "verify pre-hashed Given",
+        "verify pre-hashed ExternalMu",
+    ];
+    for w in wanted {
+        let n = counts.get(w).copied().unwrap_or(0);
+        assert!(n >= 5, "route {w:?} taken {n} times: {counts:#?}");
     }
 }

@@ -26,6 +26,7 @@ pub mod ours;
 pub mod pqclean;
 pub mod process;
 pub mod rustcrypto;
+pub mod typed;
 
 use crate::oracle::{Oracle, Planted};
 
@@ -47,7 +48,7 @@ pub type Oracles = Vec<Box<dyn Oracle>>;
 const REGISTRY: [Entry; 10] = [
     Entry { names: ours::names, here: || Ok(ours::oracles()) },
     Entry { names: || vec![NEON_PLAIN], here: || Ok(neon_plain()) },
-    Entry { names: || vec![ours::TYPED], here: || Ok(vec![Box::new(ours::Typed)]) },
+    Entry { names: || vec![typed::TYPED], here: || Ok(vec![Box::new(typed::Typed)]) },
     Entry { names: pqclean::names, here: || Ok(pqclean::oracles()) },
     Entry { names: || mldsa_native::NAMES.to_vec(), here: || Ok(mldsa_native::oracles()) },
     Entry { names: || libcrux::NAMES.to_vec(), here: || Ok(libcrux::oracles()) },

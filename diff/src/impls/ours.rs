@@ -8,9 +8,7 @@ use super::guard::{Element, Guarded, checked};
 use crate::model::Provenance;
 use crate::oracle::{Got, Key, KeyPair, Msg, Oracle, Signed, Speed, Verified, offered};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
-use mldsa::params::{
-    Eta, Gamma1, Gamma2, K_MAX, L_MAX, MlDsa44, MlDsa65, MlDsa87, N, ParameterSet,
-};
+use mldsa::params::{Eta, Gamma1, Gamma2, K_MAX, L_MAX, N};
 use mldsa::poly::Poly;
 use mldsa::{Error, Params, raw};
 
@@ -362,70 +360,4 @@ pub fn oracles() -> Vec<Box<dyn Oracle>> {
 pub fn oracle(kind: BackendKind) -> Result<Box<dyn Oracle>, Error> {
     let any = AnyBackend::new(kind)?;
     Ok(mldsa::with_backend!(any, |b| Box::new(Ours::new(b)) as Box<dyn Oracle>))
-}
-
-/// The name of [`Typed`].
-pub const TYPED: &str = "typed";
-
-/// This crate's typed public API (`SigningKey`, `VerifyingKey`, `Signature`), end to end only,
-/// on the backend it selects (`BackendKind::default_backend`): keys and signatures decoded by
-/// its parsers, which check what the raw API leaves to the scheme (a secret key's consistency
-/// with the public key it implies, a signature's encoding before verification).
-#[derive(Clone, Copy, Debug)]
-pub struct Typed;
-
-impl Typed {
-    fn sign_with<P: ParameterSet>(sk: &[u8], m: Msg<'_>, rnd: &[u8; 32]) -> Signed {
-        let key = mldsa::SigningKey::<P>::from_expanded_bytes(sk).map_err(|e| e.to_string())?;
-        let sig = match m {
-            Msg::Pure { msg, ctx } => key.sign_with_rnd(msg, ctx, rnd),
-            Msg::PreHash { ph, msg, ctx } => key.sign_prehash_with_rnd(ph, msg, ctx, rnd),
-            Msg::PreHashed { ph, digest, ctx } => key.sign_prehashed_with_rnd(ph, digest, ctx, rnd),
-            Msg::Mu(mu) => key.sign_mu(mu, rnd),
-            Msg::Internal(m_prime) => key.sign_internal(m_prime, rnd),
-        };
-        sig.map(|s| s.as_bytes().to_vec())
-            .map_err(|e| e.to_string())
-    }
-
-    fn verify_with<P: ParameterSet>(pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Verified {
-        let r = mldsa::VerifyingKey::<P>::from_bytes(pk).and_then(|vk| {
-            let s = mldsa::Signature::<P>::from_bytes(sig)?;
-            match m {
-                Msg::Pure { msg, ctx } => vk.verify(msg, ctx, &s),
-                Msg::PreHash { ph, msg, ctx } => vk.verify_prehash(ph, msg, ctx, &s),
-                Msg::PreHashed { ph, digest, ctx } => vk.verify_prehashed(ph, digest, ctx, &s),
-                Msg::Mu(mu) => vk.verify_mu(mu, &s),
-                Msg::Internal(m_prime) => vk.verify_internal(m_prime, &s),
-            }
-        });
-        r.map_err(|e| Some(e.to_string()))
-    }
-}
-
-impl Oracle for Typed {
-    fn name(&self) -> &'static str {
-        TYPED
-    }
-    fn origin(&self) -> Provenance {
-        Provenance::Ours
-    }
-    fn speed(&self) -> Speed {
-        Speed::native(130)
-    }
-    fn keygen(&self, p: &Params, xi: &[u8; 32]) -> Got<KeyPair> {
-        fn pair<P: ParameterSet>(xi: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-            let sk = mldsa::SigningKey::<P>::from_seed(xi);
-            let pk = sk.verifying_key().as_bytes().to_vec();
-            (pk, sk.to_expanded_bytes().as_ref().to_vec())
-        }
-        Ok(Ok(per_set!(p, pair(xi))))
-    }
-    fn sign(&self, p: &Params, key: Key<'_>, m: Msg<'_>, rnd: &[u8; 32]) -> Got<Signed> {
-        let sk = key.sk;
-        Ok(per_set!(p, Typed::sign_with(sk, m, rnd)))
-    }
-    fn verify(&self, p: &Params, pk: &[u8], m: Msg<'_>, sig: &[u8]) -> Got<Verified> {
-        Ok(per_set!(p, Typed::verify_with(pk, m, sig)))
-    }
 }
