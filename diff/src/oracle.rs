@@ -249,6 +249,9 @@ interface! {
     fn poly_uniform_eta(&self, p: &Params, e: Eta, seed: &[u8; 66]) -> Got<Poly>;
     /// One polynomial of ExpandMask (Alg. 34) of rho'' || nonce.
     fn poly_uniform_gamma1(&self, p: &Params, g: Gamma1, seed: &[u8; 66]) -> Got<Poly>;
+    /// ExpandMask (Alg. 34) of rho'' and kappa: y[r] from rho'' || kappa + r (mod 2^16), l
+    /// polynomials.
+    fn expand_mask(&self, p: &Params, rhopp: &[u8; 64], kappa: u16) -> Got<Vec<Poly>>;
     /// SampleInBall (Alg. 29) of c~.
     fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly>;
     /// ExpandA (Alg. 32): k x l polynomials, row by row, canonical order.

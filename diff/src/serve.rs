@@ -156,7 +156,7 @@ pub fn hello(o: &dyn Oracle) -> Value {
     })
 }
 
-const KERNELS: [Kernel; 9] = [
+const KERNELS: [Kernel; 10] = [
     Kernel::Ntt,
     Kernel::Power2round,
     Kernel::Decompose,
@@ -166,6 +166,7 @@ const KERNELS: [Kernel; 9] = [
     Kernel::RejNttPoly,
     Kernel::RejBoundedPoly,
     Kernel::ExpandMaskPoly,
+    Kernel::ExpandMask,
 ];
 
 /// A sample request of kernel `k`.
@@ -180,6 +181,7 @@ fn probe(k: Kernel) -> Map<String, Value> {
         Kernel::RejNttPoly => json!({"seed": "00".repeat(34)}),
         Kernel::RejBoundedPoly => json!({"eta": 2, "seed": "00".repeat(66)}),
         Kernel::ExpandMaskPoly => json!({"gamma1": 131072, "seed": "00".repeat(66)}),
+        Kernel::ExpandMask => json!({"set": "ML-DSA-44", "rhopp": "00".repeat(64), "kappa": 0}),
     };
     match v {
         Value::Object(o) => o,
@@ -309,6 +311,18 @@ fn kernel(o: &dyn Oracle, k: Kernel, r: &Map<String, Value>) -> Got<Map<String, 
                 by(r, "gamma1", |p| (p.gamma1, i64::from(p.gamma1.value()))).map_err(bad)?;
             let a = o.poly_uniform_gamma1(&p, g, &array(r, "seed").map_err(bad)?)?;
             (p, json!({"poly": a.coeffs.to_vec()}))
+        }
+        Kernel::ExpandMask => {
+            let p = set(r).map_err(bad)?;
+            let kappa = field(r, "kappa")
+                .and_then(|v| {
+                    v.as_u64()
+                        .and_then(|k| u16::try_from(k).ok())
+                        .ok_or_else(|| "kappa is not an integer in [0, 65535]".to_string())
+                })
+                .map_err(bad)?;
+            let y = o.expand_mask(&p, &array(r, "rhopp").map_err(bad)?, kappa)?;
+            (p, json!({"polys": polys_value(&y)}))
         }
     };
     let _ = p;

@@ -90,6 +90,7 @@ fn a_served_implementation_agrees_through_the_protocol_on_every_kind_of_check() 
         "use_hint_32",
         "challenge_65",
         "expand_a_44",
+        "expand_mask_87",
         "poly_uniform",
         "keygen_44",
         "sign_65",

@@ -54,6 +54,7 @@ pub static REGISTRY: &[&[&Def]] = &[
     &[&samplers::POLY_UNIFORM_GAMMA1],
     &[&samplers::CHALLENGE],
     &[&samplers::EXPAND_A],
+    &[&samplers::EXPAND_MASK],
     &[&packing::PACK_T1],
     &[&packing::UNPACK_T1],
     &[&packing::PACK_T0],

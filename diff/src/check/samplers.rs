@@ -192,6 +192,46 @@ pub static POLY_UNIFORM_GAMMA1: Def = sampler(
     },
 );
 
+/// An expand_mask case: rho'' (64 bytes) then kappa (2 bytes, little-endian). Edge cases:
+/// kappa 0, the last multiple of l (kappa + r wraps past 2^16 for l = 5 and 7), and l; random
+/// ones take Sign's kappa (a multiple of l, which PQClean's polyvecl_uniform_gamma1 takes)
+/// three times in four, else any.
+fn gen_expand_mask(check: Check, index: usize, edge: bool, src: &mut dyn Source) -> Drawn<Case> {
+    let l = u16::try_from(check.params().l).expect("l < 8");
+    let mut case = fixed_or_random(src, edge, index, &[0, 0xff, 0x5a], 64)?;
+    let kappa = match (edge, index) {
+        (true, 0) => 0,
+        (true, 1) => u16::MAX - u16::MAX % l,
+        (true, _) => l,
+        _ if src.chance(3, 4)? => l * src.int_in(0, i64::from(u16::MAX / l))? as u16,
+        _ => src.int_in(0, i64::from(u16::MAX))? as u16,
+    };
+    case.bytes.extend_from_slice(&kappa.to_le_bytes());
+    Ok(case)
+}
+
+pub static EXPAND_MASK: Def = sampler(
+    "expand_mask_{set}",
+    Over::Sets,
+    (&["unpack_z"], "unpack_z"),
+    |c| {
+        let p = c.params();
+        format!(
+            "rho'' (64) || kappa (2, little-endian) -> ExpandMask, {} polys in (-{1}, {1}]; exact",
+            p.l,
+            p.gamma1.value()
+        )
+    },
+    gen_expand_mask,
+    |o, check, case| {
+        let seed: [u8; RHOP_NONCE] = bytes_array(&case.bytes)?;
+        let (rhopp, kappa) = seed.split_at(64);
+        let kappa = u16::from_le_bytes([kappa[0], kappa[1]]);
+        let y = o.expand_mask(&check.params(), rhopp.try_into().ok()?, kappa);
+        answered(y, |y| polys_out(&y))
+    },
+);
+
 pub static CHALLENGE: Def = sampler(
     "challenge_{set}",
     Over::Sets,

@@ -261,6 +261,12 @@ impl<B: Backend> Oracle for Ours<B> {
             mldsa::sample::poly_uniform_gamma1(b, g, seed, a)
         })
     }
+    fn expand_mask(&self, p: &Params, rhopp: &[u8; 64], kappa: u16) -> Got<Vec<Poly>> {
+        let y = self.in_place("expand_mask", [Poly::ZERO; L_MAX], |b, y| {
+            mldsa::sample::expand_mask(b, p, rhopp, kappa, &mut y[..p.l])
+        })?;
+        Ok(y[..p.l].to_vec())
+    }
     fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly> {
         Ok(mldsa::sample::sample_in_ball(self.b, ctilde, p.tau))
     }

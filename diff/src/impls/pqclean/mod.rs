@@ -90,6 +90,7 @@ macro_rules! with_symbols {
             poly_uniform_eta(a: *mut Poly, seed: *const u8, nonce: u16);
             poly_uniform_gamma1(a: *mut Poly, seed: *const u8, nonce: u16);
             poly_challenge(c: *mut Poly, seed: *const u8);
+            polyvecl_uniform_gamma1(v: *mut Poly, seed: *const u8, nonce: u16);
             polyeta_pack(r: *mut u8, a: *const Poly);
             polyeta_unpack(r: *mut Poly, a: *const u8);
             polyt1_pack(r: *mut u8, a: *const Poly);

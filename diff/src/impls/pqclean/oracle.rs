@@ -211,6 +211,16 @@ impl Oracle for CImpl {
             t.sample(t.poly_uniform_gamma1, &seed[..64], 64, nonce(seed))
         })
     }
+    // polyvecl_uniform_gamma1 takes kappa / l: offered for kappa a multiple of l (as Sign's
+    // kappa always is).
+    fn expand_mask(&self, p: &Params, rhopp: &[u8; 64], kappa: u16) -> Got<Vec<Poly>> {
+        let kappa = usize::from(kappa);
+        if kappa % p.l != 0 {
+            return Err(Miss::NotOffered);
+        }
+        let nonce = u16::try_from(kappa / p.l).expect("kappa / l < 2^16");
+        self.c(p, |t| t.mask_expand(rhopp, nonce))
+    }
     fn sample_in_ball(&self, p: &Params, ctilde: &[u8]) -> Got<Poly> {
         self.c(p, |t| t.challenge(ctilde))
     }

@@ -156,6 +156,18 @@ impl CKernels {
         Some(c)
     }
     /// `polyvec_matrix_expand(rho)`: k * l polynomials, row-major.
+    /// `polyvecl_uniform_gamma1`: ExpandMask (Alg. 34) of rho'' and kappa = l * `nonce` (the C
+    /// code's argument is Sign's attempt number), each y[r] from kappa + r mod 2^16.
+    pub fn mask_expand(&self, rhopp: &[u8], nonce: u16) -> Option<Vec<Poly>> {
+        if rhopp.len() != 64 {
+            return None;
+        }
+        let mut y = vec![Poly::ZERO; self.params.l];
+        // SAFETY: `y` holds one polyvecl (L contiguous polynomials); rho'' has the 64 bytes
+        // (CRHBYTES) the C function reads.
+        unsafe { (self.polyvecl_uniform_gamma1)(y.as_mut_ptr(), rhopp.as_ptr(), nonce) };
+        Some(y)
+    }
     pub fn matrix_expand(&self, rho: &[u8]) -> Option<Vec<Poly>> {
         if rho.len() != 32 {
             return None;

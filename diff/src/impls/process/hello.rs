@@ -110,6 +110,7 @@ pub enum Kernel {
     RejNttPoly,
     RejBoundedPoly,
     ExpandMaskPoly,
+    ExpandMask,
 }
 
 impl Kernel {
@@ -125,6 +126,7 @@ impl Kernel {
             Kernel::RejNttPoly => "rej_ntt_poly",
             Kernel::RejBoundedPoly => "rej_bounded_poly",
             Kernel::ExpandMaskPoly => "expand_mask_poly",
+            Kernel::ExpandMask => "expand_mask",
         }
     }
 }

@@ -356,6 +356,10 @@ impl Oracle for Remote {
         let f = json!({"set": p.name, "rho": hex::encode(rho)});
         self.kernel(Kernel::ExpandA, f, "polys", p.k * p.l)
     }
+    fn expand_mask(&self, p: &Params, rhopp: &[u8; 64], kappa: u16) -> Got<Vec<Poly>> {
+        let f = json!({"set": p.name, "rhopp": hex::encode(rhopp), "kappa": kappa});
+        self.kernel(Kernel::ExpandMask, f, "polys", p.l)
+    }
     fn poly_uniform(&self, _: &Params, seed: &[u8; 34]) -> Got<Poly> {
         let f = json!({"seed": hex::encode(seed)});
         self.kernel(Kernel::RejNttPoly, f, "poly", 1).map(one)

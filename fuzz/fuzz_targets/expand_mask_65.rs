@@ -1,0 +1,2 @@
+#![no_main]
+mldsa_fuzz::target!("expand_mask_65");
