@@ -8,13 +8,14 @@
 # another test, each with its reason.
 #
 #   scripts/mutants.sh [--shard K/N] [--file GLOB]... [--jobs N] [--out DIR] [--install]
-#                      [--list] [--check-args "ARGS"]
+#                      [--re REGEX] [--list] [--check-args "ARGS"]
 #   scripts/mutants.sh --summarize DIR
 #
 # --file GLOB: the files to mutate (repeatable; default the six the README scores:
 #   scheme.rs, raw.rs, api.rs, sample/, keccak.rs, backend/portable.rs).
 # --shard K/N: only the K-th of N shards (round-robin over the mutants, K from 0: the nightly
 #   takes one a night).
+# --re REGEX: only the mutants whose name matches (cargo-mutants' --re; repeatable).
 # --jobs N: mutants built and checked at once (default 1; each takes a build directory).
 # --out DIR: where mutants.out goes (default target/mutants-run).
 # --install: install cargo-mutants 27.1.0 with cargo if it is missing (else that is an error).
@@ -32,6 +33,7 @@ root=$(pwd)
 version=27.1.0
 shard=""
 files=()
+res=()
 jobs=1
 out=target/mutants-run
 install=0
@@ -41,9 +43,10 @@ summarize=""
 need() { [ $# -ge 2 ] || { echo "mutants.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -h | --help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --shard) need "$@"; shard=$2; shift 2 ;;
     --file) need "$@"; files+=("$2"); shift 2 ;;
+    --re) need "$@"; res+=("$2"); shift 2 ;;
     --jobs) need "$@"; jobs=$2; shift 2 ;;
     --out) need "$@"; out=$2; shift 2 ;;
     --check-args) need "$@"; check_args=$2; shift 2 ;;
@@ -134,6 +137,7 @@ args=(--package mldsa --test-package mldsa-diff --features mutants
     --cargo-arg=--test=default_check --profile=release --baseline=skip
     --timeout 300 --build-timeout 900 --jobs "$jobs" --output "$out" --no-shuffle)
 for f in "${files[@]}"; do args+=(--file "$f"); done
+for r in "${res[@]}"; do args+=(--re "$r"); done
 [ -z "$shard" ] || args+=(--shard "$shard" --sharding round-robin)
 if [ "$list" = 1 ]; then
     exec cargo mutants "${args[@]}" --list
