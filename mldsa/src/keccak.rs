@@ -11,7 +11,10 @@ pub const SHAKE256_RATE: usize = 136;
 
 /// A SHAKE sponge with rate `RATE` bytes (168 for SHAKE128, 136 for SHAKE256). Its state
 /// may be secret (it absorbs seeds and keys): wiped on drop, and `Debug` shows none of it.
+/// The state is the first field of a 64-byte aligned struct, so a SIMD permutation's loads
+/// of it never straddle a cache line, wherever the sponge lies.
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub struct Shake<B, const RATE: usize> {
     state: [u64; 25],
     pos: usize,
@@ -161,8 +164,10 @@ impl<B, const RATE: usize> Drop for Shake<B, RATE> {
 /// `4 S` SHAKE sponges of the same rate run in lock-step over `S` 4-way states (`S` = 1 or
 /// 2; with two, each permutation is the backend's interleaved pair,
 /// [`Backend::keccak_f1600_x4x2`]). All inputs have the same length and are absorbed at once.
-/// Like [`Shake`], wiped on drop, and `Debug` shows none of the state.
+/// Like [`Shake`], wiped on drop, `Debug` shows none of the state, and the state is 64-byte
+/// aligned.
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub struct ShakeWide<B, const RATE: usize, const S: usize> {
     /// Per 4-way state, interleaved: lane `i` of sponge `4 s + j` is `state[s][4 * i + j]`.
     state: [[u64; 100]; S],

@@ -7,9 +7,11 @@ use zeroize::Zeroize;
 ///
 /// Which representative a coefficient holds (canonical, centred, or merely bounded) is
 /// stated by the contract of the kernel that produced it; see [`crate::backend::contract`].
-/// The 32-byte alignment lets SIMD backends use aligned loads.
+/// The 64-byte alignment lets SIMD backends use aligned loads of whole registers (32 bytes
+/// for AVX2, 64 for AVX-512) and keeps every polynomial on its own cache lines, so a
+/// kernel's speed does not depend on where the stack happens to lie.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub struct Poly {
     /// Coefficients a_0 .. a_255.
     pub coeffs: [i32; N],

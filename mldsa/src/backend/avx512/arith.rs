@@ -1,36 +1,13 @@
-//! The Montgomery products on sixteen lanes: the AVX2 kernels' arithmetic lane by lane, so
-//! the results are bit-identical to theirs (the L-fold product's too, which sums 64-bit
-//! products and reduces once: see the AVX2 kernel).
+//! Coefficient-wise arithmetic on sixteen lanes: the Montgomery products, reduce, caddq,
+//! add, sub and shiftl. The AVX2 kernels' arithmetic lane by lane, so the results are
+//! bit-identical to theirs (the L-fold product's too, which sums 64-bit products and reduces
+//! once: see the AVX2 kernel).
 #![allow(unsafe_code)]
 
-use super::util::odd;
+use super::util::{VECS, load, odd, store};
 use crate::backend::field::{Q, QINV};
-use crate::params::N;
 use crate::poly::Poly;
 use core::arch::x86_64::*;
-
-/// Sixteen-lane vectors in a polynomial.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time constant: the constants N and 16"
-)]
-const VECS: usize = N / 16;
-
-/// Loads vector `i` (coefficients 16i..16i + 16) of `p`. Panics if `i >= N / 16`.
-#[target_feature(enable = "avx512f")]
-fn load(p: &Poly, i: usize) -> __m512i {
-    assert!(i < VECS);
-    // SAFETY: i < N / 16, so coefficients 16i..16i + 16 are in bounds; unaligned load.
-    unsafe { _mm512_loadu_si512(p.coeffs.as_ptr().add(16 * i).cast()) }
-}
-
-/// Stores `v` as vector `i` of `p`. Panics if `i >= N / 16`, as [`load`].
-#[target_feature(enable = "avx512f")]
-fn store(p: &mut Poly, i: usize, v: __m512i) {
-    assert!(i < VECS);
-    // SAFETY: as for `load`.
-    unsafe { _mm512_storeu_si512(p.coeffs.as_mut_ptr().add(16 * i).cast(), v) }
-}
 
 /// The Montgomery reduction of 64-bit sums in the even lanes (`even`) and in the odd
 /// lanes' positions (`odd_sum`, already moved to even lanes): the high halves of
@@ -86,5 +63,49 @@ fn pointwise_acc_l<const L: usize>(c: &mut Poly, a: &[Poly], b: &[Poly]) {
             );
         }
         store(c, i, reduce_pairs(even, odd_acc));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) fn reduce(a: &mut Poly) {
+    let q = _mm512_set1_epi32(Q);
+    let half = _mm512_set1_epi32(1 << 22);
+    for i in 0..VECS {
+        let x = load(a, i);
+        let t = _mm512_srai_epi32::<23>(_mm512_add_epi32(x, half));
+        store(a, i, _mm512_sub_epi32(x, _mm512_mullo_epi32(t, q)));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) fn caddq(a: &mut Poly) {
+    let q = _mm512_set1_epi32(Q);
+    for i in 0..VECS {
+        let x = load(a, i);
+        // q where the sign bit is set: a shift and an and, as AVX2 (no mask register, so no
+        // lane's sign steers anything but arithmetic).
+        let add = _mm512_and_si512(_mm512_srai_epi32::<31>(x), q);
+        store(a, i, _mm512_add_epi32(x, add));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) fn add(a: &mut Poly, b: &Poly) {
+    for i in 0..VECS {
+        store(a, i, _mm512_add_epi32(load(a, i), load(b, i)));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) fn sub(a: &mut Poly, b: &Poly) {
+    for i in 0..VECS {
+        store(a, i, _mm512_sub_epi32(load(a, i), load(b, i)));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) fn shiftl(a: &mut Poly) {
+    for i in 0..VECS {
+        store(a, i, _mm512_slli_epi32::<13>(load(a, i)));
     }
 }

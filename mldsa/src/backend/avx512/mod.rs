@@ -16,16 +16,25 @@
 //!   are one `vpternlogq` per lane, rho one `vprolq`.
 //! - The NTT and its inverse (`ntt`): the AVX2 ones two iterations at a time, 16 lanes, with
 //!   the same output order.
-//! - RejNTTPoly's loop (`sample`): sixteen candidates at a time, compacted by `vpcompressd`.
-//! - The Montgomery products, single and L-fold (`arith`): the AVX2 arithmetic on 16 lanes.
+//! - The rejection samplers' loops (`sample`): sixteen candidates at a time, compacted by
+//!   `vpcompressd` (RejNTTPoly's three-byte groups; RejBoundedPoly's nibbles, mapped by a
+//!   register permute).
+//! - The coefficient-wise arithmetic (`arith`): the Montgomery products, single and L-fold,
+//!   reduce, caddq, add, sub and shiftl, the AVX2 arithmetic on 16 lanes.
+//! - The rounding kernels and the norm check (`round`): Power2Round, Decompose, MakeHint,
+//!   UseHint, with lane selections in mask registers.
 //!
-//! Every other kernel is forwarded to the AVX2 backend until a measured AVX-512 version
-//! beats it.
+//! Every other kernel (the packing kernels and the NTT-order permutations) is forwarded to
+//! the AVX2 backend until a measured AVX-512 version beats it.
+//!
+//! The kernels load and store polynomials with aligned 64-byte instructions: `Poly` is
+//! 64-byte aligned (`util` asserts it at compile time).
 #![allow(unsafe_code)]
 
 mod arith;
 mod keccak;
 mod ntt;
+mod round;
 mod sample;
 mod util;
 
@@ -129,21 +138,44 @@ impl Backend for Avx512 {
     fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         avx512!(sample::rej_uniform(self.avx2, out, buf))
     }
+    fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize {
+        avx512!(sample::rej_eta(eta, out, buf))
+    }
+
+    fn reduce(self, a: &mut Poly) {
+        avx512!(arith::reduce(a))
+    }
+    fn caddq(self, a: &mut Poly) {
+        avx512!(arith::caddq(a))
+    }
+    fn add(self, a: &mut Poly, b: &Poly) {
+        avx512!(arith::add(a, b))
+    }
+    fn sub(self, a: &mut Poly, b: &Poly) {
+        avx512!(arith::sub(a, b))
+    }
+    fn shiftl(self, a: &mut Poly) {
+        avx512!(arith::shiftl(a))
+    }
+    fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly) {
+        avx512!(round::power2round(t1, t0, a))
+    }
+    fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly) {
+        avx512!(round::decompose(g, a1, a0, a))
+    }
+    fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize {
+        avx512!(round::make_hint(g, h, a0, a1))
+    }
+    fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly) {
+        avx512!(round::use_hint(g, out, a, h))
+    }
+    fn chknorm(self, a: &Poly, bound: i32) -> bool {
+        avx512!(round::chknorm(a, bound))
+    }
 
     forward_to_avx2! {
         fn ntt_order_from_canonical(self, a: &mut Poly);
         fn ntt_order_to_canonical(self, a: &mut Poly);
-        fn reduce(self, a: &mut Poly);
-        fn caddq(self, a: &mut Poly);
-        fn add(self, a: &mut Poly, b: &Poly);
-        fn sub(self, a: &mut Poly, b: &Poly);
-        fn shiftl(self, a: &mut Poly);
-        fn power2round(self, t1: &mut Poly, t0: &mut Poly, a: &Poly);
-        fn decompose(self, g: Gamma2, a1: &mut Poly, a0: &mut Poly, a: &Poly);
-        fn make_hint(self, g: Gamma2, h: &mut Poly, a0: &Poly, a1: &Poly) -> usize;
-        fn use_hint(self, g: Gamma2, out: &mut Poly, a: &Poly, h: &Poly);
-        fn chknorm(self, a: &Poly, bound: i32) -> bool;
-        fn rej_eta(self, eta: Eta, out: &mut [i32], buf: &[u8]) -> usize;
         fn pack_t1(self, out: &mut [u8], a: &Poly);
         fn unpack_t1(self, a: &mut Poly, buf: &[u8]);
         fn pack_t0(self, out: &mut [u8], a: &Poly);
