@@ -42,7 +42,7 @@ for group in sorted(rows, key=lambda g: (g.split("/")[1], order.get(g.split("/")
     print(f"| {group} | {times} | {ratios} |")
 
 # The bar of issue 3: mldsa-avx2 against its AVX2 peers, measured in the same run.
-peers = [i for i in ("pqclean-avx2", "libcrux-avx2") if i in impls]
+peers = [i for i in ("pqclean-avx2", "mldsa-native-avx2", "libcrux-avx2") if i in impls]
 if "mldsa-avx2" in impls and peers:
     print()
     print("| operation | " + " | ".join(f"{p} / mldsa-avx2" for p in peers) + " | mldsa-portable / mldsa-avx2 |")

@@ -3,7 +3,8 @@
 //! (SHAKE256 + rejection sampling, eta = 4, one polynomial), the bare rejection kernels
 //! (840 bytes for `rej_uniform`, 136 bytes at eta = 2 for `rej_eta`; mldsa only), one-way
 //! Keccak-f[1600] (mldsa only: PQClean does not export its permutation) and 4-way
-//! Keccak-f[1600].
+//! Keccak-f[1600]; the coefficient-wise and rounding kernels (reduce, caddq, add,
+//! Power2Round, Decompose, MakeHint, UseHint, the norm check; mldsa only).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mldsa::backend::{AnyBackend, Backend, BackendKind};
@@ -34,6 +35,17 @@ fn bench(c: &mut Criterion) {
         z.coeffs[i] = (i as i32 * 4099) % 1_048_575 - 524_287;
     }
     let (t0x5, zx5) = ([t0; 5], [z; 5]);
+    // The rounding kernels' inputs (ML-DSA-65's gamma2): a in [0, q), a0 within 2 gamma2 with
+    // a1 in [0, m), and hint bits.
+    const G2: mldsa::params::Gamma2 = mldsa::params::Gamma2::QMinus1Over32;
+    let (mut canonical, mut low, mut high, mut hint) =
+        (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+    for i in 0..256 {
+        canonical.coeffs[i] = ((i as i64 * 5_237_111) % 8_380_417) as i32;
+        low.coeffs[i] = (i as i32 * 1999) % 523_775 - 261_887;
+        high.coeffs[i] = (i as i32 * 7) % 16;
+        hint.coeffs[i] = ((i as i32 * 13) >> 3) & 1;
+    }
     // Pseudo-random bytes for the bare rejection kernels (SHAKE128 output of the seed).
     let mut bytes = [0u8; 840];
     {
@@ -56,6 +68,14 @@ fn bench(c: &mut Criterion) {
         "keccak_f1600_x4x2",
         "pointwise_montgomery",
         "pointwise_acc_montgomery",
+        "reduce",
+        "caddq",
+        "add",
+        "power2round",
+        "decompose",
+        "make_hint",
+        "use_hint",
+        "chknorm",
     ] {
         let mut g = c.benchmark_group(format!("kernel/{name}"));
         g.warm_up_time(Duration::from_millis(300))
@@ -128,6 +148,42 @@ fn bench(c: &mut Criterion) {
                         b.pointwise_acc_montgomery(&mut x, black_box(&t0x5), black_box(&zx5));
                         x
                     }),
+                    "reduce" => bch.iter(|| {
+                        let mut x = black_box(a);
+                        b.reduce(&mut x);
+                        x
+                    }),
+                    "caddq" => bch.iter(|| {
+                        let mut x = black_box(z);
+                        b.caddq(&mut x);
+                        x
+                    }),
+                    "add" => bch.iter(|| {
+                        let mut x = black_box(z);
+                        b.add(&mut x, black_box(&t0));
+                        x
+                    }),
+                    "power2round" => bch.iter(|| {
+                        let (mut hi, mut lo) = (Poly::ZERO, Poly::ZERO);
+                        b.power2round(&mut hi, &mut lo, black_box(&canonical));
+                        (hi, lo)
+                    }),
+                    "decompose" => bch.iter(|| {
+                        let (mut hi, mut lo) = (Poly::ZERO, Poly::ZERO);
+                        b.decompose(G2, &mut hi, &mut lo, black_box(&canonical));
+                        (hi, lo)
+                    }),
+                    "make_hint" => bch.iter(|| {
+                        let mut h = Poly::ZERO;
+                        let n = b.make_hint(G2, &mut h, black_box(&low), black_box(&high));
+                        (n, h)
+                    }),
+                    "use_hint" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        b.use_hint(G2, &mut x, black_box(&canonical), black_box(&hint));
+                        x
+                    }),
+                    "chknorm" => bch.iter(|| b.chknorm(black_box(&z), black_box(1 << 19))),
                     "keccak_f1600_x4x2" => bch.iter(|| {
                         let (mut s, mut t) = ([1u64; 100], [2u64; 100]);
                         b.keccak_f1600_x4x2(black_box(&mut s), black_box(&mut t));
@@ -160,6 +216,14 @@ fn bench(c: &mut Criterion) {
                     | "pack_z"
                     | "pointwise_montgomery"
                     | "pointwise_acc_montgomery"
+                    | "reduce"
+                    | "caddq"
+                    | "add"
+                    | "power2round"
+                    | "decompose"
+                    | "make_hint"
+                    | "use_hint"
+                    | "chknorm"
             ) {
                 continue; // not exported by PQClean without an allocation per call
             }

@@ -1,6 +1,6 @@
 //! keygen / sign / verify for ML-DSA-44/65/87: every mldsa backend on this machine, and
-//! PQClean's C code (clean, plus AVX2 or aarch64 where present) in the same run, on the
-//! same inputs. Signing uses the same rnd on both sides (the C code's rnd is scripted), so
+//! PQClean's C code (clean, plus AVX2 or aarch64 where present), libcrux's AVX2 path and
+//! mldsa-native's native build in the same run, on the same inputs. Signing uses the same rnd on both sides (the C code's rnd is scripted), so
 //! both run the same number of rejection-loop iterations.
 //!
 //! Summarise with `scripts/bench-table.py` (median times and ratios).
@@ -75,9 +75,46 @@ fn bench(c: &mut Criterion) {
             if std::is_x86_feature_detected!("avx2") {
                 libcrux::bench(&mut g, &p, n, &xi, &rnd, &sig);
             }
+            native(&mut g, &p, n, &xi, &rnd, &sig);
             g.finish();
         }
     }
+}
+
+/// mldsa-native's native build (AVX2 on x86_64, its aarch64 backend) through its oracle
+/// wrapper, where this CPU runs it: the same inputs, its signature checked against ours
+/// before timing. The wrapper's copies of keys and signatures into `Vec`s are timed with
+/// it (a few hundred nanoseconds beside tens of microseconds).
+fn native(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    p: &mldsa::Params,
+    n: u8,
+    xi: &[u8; 32],
+    rnd: &[u8; 32],
+    sig: &[u8],
+) {
+    use mldsa_diff::impls::mldsa_native;
+    use mldsa_diff::oracle::{Key, Msg};
+    let Some(o) = mldsa_native::oracles()
+        .into_iter()
+        .find(|o| o.name() == mldsa_native::NATIVE_NAME)
+    else {
+        return;
+    };
+    const OK: &str = "mldsa-native answers";
+    let (pk, sk) = o.keygen(p, xi).expect(OK).expect(OK);
+    let m = Msg::Pure { msg: MSG, ctx: CTX };
+    let key = Key::expanded(&sk);
+    let s = o.sign(p, key, m, rnd).expect(OK).expect(OK);
+    assert_eq!(s, sig, "mldsa-native and mldsa disagree");
+    g.bench_function(
+        BenchmarkId::new(mldsa_native::NATIVE_NAME, ""),
+        |b| match n {
+            0 => b.iter(|| o.keygen(p, black_box(xi))),
+            1 => b.iter(|| o.sign(p, black_box(key), m, rnd)),
+            _ => b.iter(|| o.verify(p, black_box(&pk), m, sig)),
+        },
+    );
 }
 
 /// libcrux-ml-dsa's AVX2 path on the same inputs (same xi, same rnd; its signature must equal
