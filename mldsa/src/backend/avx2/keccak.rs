@@ -31,6 +31,23 @@ fn parities(s: &[u64; 100]) -> [__m256i; 5] {
     })
 }
 
+/// A scratch state, 64-byte aligned: the rounds' `ymm` loads and stores of it never
+/// straddle a cache line, wherever the stack lies (the caller's states are aligned too:
+/// `ShakeWide` is 64-byte aligned).
+#[repr(C, align(64))]
+struct Lanes([u64; 100]);
+
+/// The round constants, as a copy in the permutation's frame. Each round's constant is
+/// loaded between two rounds, right after the round stored 25 vectors: from the static
+/// table, that load could share the low 12 bits of its address with one of those stores,
+/// depending on where the stack lies, and wait behind it (4K aliasing; keygen ML-DSA-44 was
+/// up to 7% slower over a band of stack placements, BENCHMARKS.md). In the frame it is a
+/// fixed distance from the states, wherever the stack lies.
+#[inline(always)]
+fn round_constants() -> [u64; 24] {
+    core::hint::black_box(KECCAK_RC)
+}
+
 #[target_feature(enable = "avx2")]
 pub(super) fn keccak_x4(states: &mut [u64; 100]) {
     // Theta's column parities of the input; each round then returns those of its output,
@@ -41,13 +58,13 @@ pub(super) fn keccak_x4(states: &mut [u64; 100]) {
     // rounds end where they began). A loop over a round function that is never inlined:
     // 24 unrolled rounds (5,300 instructions) overflow the decoded-instruction cache and ran
     // 8% slower (Zen 4).
-    let mut scratch = [0u64; 100];
-    for rc in KECCAK_RC.chunks_exact(2) {
-        keccak_round(states, &mut scratch, &mut c, rc[0]);
-        keccak_round(&scratch, states, &mut c, rc[1]);
+    let mut scratch = Lanes([0u64; 100]);
+    for rc in round_constants().chunks_exact(2) {
+        keccak_round(states, &mut scratch.0, &mut c, rc[0]);
+        keccak_round(&scratch.0, states, &mut c, rc[1]);
     }
     // The states may be secret (ExpandS, ExpandMask): no copy is left behind.
-    zeroize::Zeroize::zeroize(&mut scratch[..]);
+    zeroize::Zeroize::zeroize(&mut scratch.0[..]);
 }
 
 /// Two independent 4-way permutations, round by round in turn: a round cannot start before
@@ -56,16 +73,16 @@ pub(super) fn keccak_x4(states: &mut [u64; 100]) {
 #[target_feature(enable = "avx2")]
 pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
     let (mut c0, mut c1) = (parities(s0), parities(s1));
-    let mut scratch0 = [0u64; 100];
-    let mut scratch1 = [0u64; 100];
-    for rc in KECCAK_RC.chunks_exact(2) {
-        keccak_round(s0, &mut scratch0, &mut c0, rc[0]);
-        keccak_round(s1, &mut scratch1, &mut c1, rc[0]);
-        keccak_round(&scratch0, s0, &mut c0, rc[1]);
-        keccak_round(&scratch1, s1, &mut c1, rc[1]);
+    let mut scratch0 = Lanes([0u64; 100]);
+    let mut scratch1 = Lanes([0u64; 100]);
+    for rc in round_constants().chunks_exact(2) {
+        keccak_round(s0, &mut scratch0.0, &mut c0, rc[0]);
+        keccak_round(s1, &mut scratch1.0, &mut c1, rc[0]);
+        keccak_round(&scratch0.0, s0, &mut c0, rc[1]);
+        keccak_round(&scratch1.0, s1, &mut c1, rc[1]);
     }
-    zeroize::Zeroize::zeroize(&mut scratch0[..]);
-    zeroize::Zeroize::zeroize(&mut scratch1[..]);
+    zeroize::Zeroize::zeroize(&mut scratch0.0[..]);
+    zeroize::Zeroize::zeroize(&mut scratch1.0[..]);
 }
 
 /// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four

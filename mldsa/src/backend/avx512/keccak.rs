@@ -27,8 +27,8 @@ macro_rules! permutation {
      $set1:ident) => {
         $(#[$m])*
         #[target_feature(enable = $feat)]
-        fn $name(a: &mut [$v; 25]) {
-            for &rc in KECCAK_RC.iter() {
+        fn $name(a: &mut [$v; 25], round_constants: &[u64; 24]) {
+            for &rc in round_constants.iter() {
                 // Theta's column parities and D values.
                 let c: [$v; 5] = [
                     $tern::<XOR3>($tern::<XOR3>(a[0], a[5], a[10]), a[15], a[20]),
@@ -99,13 +99,38 @@ permutation!(
     _mm512_rol_epi64, _mm512_set1_epi64
 );
 
-/// Bytes wiped below a permutation's caller, where the frame of `x1_in_frame`,
-/// `x4_in_frame` or `x8_in_frame` was: the register array and whatever spills. Measured with
-/// `objdump -d` of the library (x86_64, rustc 1.95): at opt-level 3 no frame for x4 (the
-/// state stays in the 32 `ymm` registers) and 584 bytes plus the 128-byte red zone for x8; at
-/// opt-level 1, 2, s and z x8 takes 1,728 bytes (0x6c0) plus its pushes and 64-byte alignment,
-/// which this still covers.
+/// The round constants, as a copy in the permutation's own frame, from which each round's
+/// iota loads its constant. Loaded from the static table instead, that load (on the
+/// critical path: it feeds the next round's theta) could share the low 12 bits of its
+/// address with a spill the round had just stored, depending on where the stack lies, and
+/// the CPU then holds it back behind the store (4K aliasing): keygen took 20.7 µs instead of
+/// 16.2 at one 64-byte window of stack placements in 4 KiB (BENCHMARKS.md). In the frame,
+/// the constants and the spills are a few hundred bytes apart wherever the stack lies.
+#[inline(always)]
+fn round_constants() -> [u64; 24] {
+    core::hint::black_box(KECCAK_RC)
+}
+
+/// A 64-byte aligned local kept in memory: a permutation's frame that holds one is aligned
+/// to 64 bytes, so the compiler's spills of `zmm` (and `ymm`) registers never straddle two
+/// cache lines. Without it, the 8-way permutation (eleven `zmm` spills a round) took up to
+/// 70% longer over a band of stack placements (BENCHMARKS.md).
+#[repr(C, align(64))]
+struct CacheLine([u8; 64]);
+
+/// Bytes wiped below a permutation's caller, where the frame of `x1_in_frame` or
+/// `x4_in_frame` was: the register array, the round constants' copy, the cache line that
+/// aligns the frame, and whatever spills. Measured with `objdump -d` of the library (x86_64,
+/// rustc 1.95; the `sub` of each frame): at opt-level 3, x4 has no frame (its state stays in
+/// the 32 `ymm` registers) and x1 384 bytes; at opt-level 1, 2, s and z at most 1,728 bytes
+/// (x1 at opt-level 1), plus the return address, the frame pointer, the 64-byte alignment
+/// (at most 56 bytes) and the 128-byte red zone: 1,928 bytes, which this covers.
 const PERMUTE_FRAME_WIPE: usize = 2048;
+
+/// The same for `x8_in_frame`: 960 bytes at opt-level 3, 1,984 (0x7c0) at opt-level 1, 2, s
+/// and z, plus the return address, the pushes of the frame pointer and five callee-saved
+/// registers, the alignment and the red zone: at most 2,224 bytes.
+const PERMUTE_X8_FRAME_WIPE: usize = 2304;
 
 /// Loads four interleaved states into registers, permutes them and stores them back, in a
 /// frame of its own (never inlined) that the caller then wipes.
@@ -116,7 +141,7 @@ fn x4_in_frame(states: &mut [u64; 100]) {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned load.
         unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) }
     });
-    permute_x4(&mut a);
+    permute_x4(&mut a, &round_constants());
     for (i, v) in a.iter().enumerate() {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned store.
         unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *v) };
@@ -129,8 +154,10 @@ fn x4_in_frame(states: &mut [u64; 100]) {
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline(never)]
 fn x1_in_frame(state: &mut [u64; 25]) {
+    let mut line = CacheLine([0; 64]);
+    core::hint::black_box(&mut line.0);
     let mut a: [__m256i; 25] = core::array::from_fn(|i| _mm256_set1_epi64x(state[i] as i64));
-    permute_x4(&mut a);
+    permute_x4(&mut a, &round_constants());
     for (w, v) in state.iter_mut().zip(a.iter()) {
         *w = _mm_cvtsi128_si64(_mm256_castsi256_si128(*v)) as u64;
     }
@@ -141,6 +168,8 @@ fn x1_in_frame(state: &mut [u64; 25]) {
 #[target_feature(enable = "avx512f")]
 #[inline(never)]
 fn x8_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    let mut line = CacheLine([0; 64]);
+    core::hint::black_box(&mut line.0);
     let mut a: [__m512i; 25] = core::array::from_fn(|i| {
         // SAFETY: i < 25, so s0[4i..4i + 4] and s1[4i..4i + 4] are in bounds; unaligned
         // loads.
@@ -150,7 +179,7 @@ fn x8_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
         }
     });
-    permute_x8(&mut a);
+    permute_x8(&mut a, &round_constants());
     for (i, v) in a.iter().enumerate() {
         // SAFETY: i < 25, so s0[4i..4i + 4] and s1[4i..4i + 4] are in bounds; unaligned
         // stores.
@@ -183,11 +212,12 @@ pub(super) fn keccak_x4(states: &mut [u64; 100]) {
     wipe_below::<PERMUTE_FRAME_WIPE>();
 }
 
-/// Two 4-way permutations at once, in one 8-way permutation; the frame is wiped as above.
+/// Two 4-way permutations at once, in one 8-way permutation; the frame is wiped as above
+/// (its own size: [`PERMUTE_X8_FRAME_WIPE`]).
 #[target_feature(enable = "avx512f")]
 pub(super) fn keccak_x8(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
     x8_in_frame(s0, s1);
-    wipe_below::<PERMUTE_FRAME_WIPE>();
+    wipe_below::<PERMUTE_X8_FRAME_WIPE>();
 }
 
 #[cfg(test)]
