@@ -183,6 +183,21 @@ pub const KECCAK_RC: [u64; 24] = {
     rc
 };
 
+/// [`KECCAK_RC`] as a copy in the caller's stack frame, for a SIMD permutation to load each
+/// round's constant from. Loaded from the static table instead, that load (between rounds,
+/// right after a round's stores or spills; it feeds the next round) can share the low 12
+/// bits of its address with one of those stores, depending on where the stack lies, and the
+/// CPU then holds it back behind the store (4K aliasing): the AVX-512 backend's keygen
+/// ML-DSA-44 took 20.7 µs instead of 16.2 at one 64-byte window of stack placements, the
+/// AVX2 backend's up to 7% longer over a band (BENCHMARKS.md, 2026-12-07). In the frame the
+/// constants lie a fixed, short distance from the permutation's own stores wherever the
+/// stack lies. (`black_box` keeps the compiler from reading the static table instead.)
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn keccak_rc_in_frame() -> [u64; 24] {
+    core::hint::black_box(KECCAK_RC)
+}
+
 /// The rotation offsets of Keccak-f[1600]'s rho step, r[x + 5y] (FIPS 202 Alg. 2), computed
 /// at compile time: the SIMD permutations' one definition.
 #[allow(

@@ -3,7 +3,7 @@
 //! portable one.
 #![allow(unsafe_code)]
 
-use crate::backend::field::{KECCAK_RC, KECCAK_RHO as RHO};
+use crate::backend::field::{KECCAK_RHO as RHO, keccak_rc_in_frame};
 use core::arch::x86_64::*;
 
 #[target_feature(enable = "avx2")]
@@ -37,17 +37,6 @@ fn parities(s: &[u64; 100]) -> [__m256i; 5] {
 #[repr(C, align(64))]
 struct Lanes([u64; 100]);
 
-/// The round constants, as a copy in the permutation's frame. Each round's constant is
-/// loaded between two rounds, right after the round stored 25 vectors: from the static
-/// table, that load could share the low 12 bits of its address with one of those stores,
-/// depending on where the stack lies, and wait behind it (4K aliasing; keygen ML-DSA-44 was
-/// up to 7% slower over a band of stack placements, BENCHMARKS.md). In the frame it is a
-/// fixed distance from the states, wherever the stack lies.
-#[inline(always)]
-fn round_constants() -> [u64; 24] {
-    core::hint::black_box(KECCAK_RC)
-}
-
 #[target_feature(enable = "avx2")]
 pub(super) fn keccak_x4(states: &mut [u64; 100]) {
     // Theta's column parities of the input; each round then returns those of its output,
@@ -59,7 +48,7 @@ pub(super) fn keccak_x4(states: &mut [u64; 100]) {
     // 24 unrolled rounds (5,300 instructions) overflow the decoded-instruction cache and ran
     // 8% slower (Zen 4).
     let mut scratch = Lanes([0u64; 100]);
-    for rc in round_constants().chunks_exact(2) {
+    for rc in keccak_rc_in_frame().chunks_exact(2) {
         keccak_round(states, &mut scratch.0, &mut c, rc[0]);
         keccak_round(&scratch.0, states, &mut c, rc[1]);
     }
@@ -75,7 +64,7 @@ pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
     let (mut c0, mut c1) = (parities(s0), parities(s1));
     let mut scratch0 = Lanes([0u64; 100]);
     let mut scratch1 = Lanes([0u64; 100]);
-    for rc in round_constants().chunks_exact(2) {
+    for rc in keccak_rc_in_frame().chunks_exact(2) {
         keccak_round(s0, &mut scratch0.0, &mut c0, rc[0]);
         keccak_round(s1, &mut scratch1.0, &mut c1, rc[0]);
         keccak_round(&scratch0.0, s0, &mut c0, rc[1]);

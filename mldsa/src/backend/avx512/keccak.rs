@@ -12,7 +12,7 @@
 //! the caller wipes the region below itself afterwards ([`frame`](crate::backend::frame)).
 #![allow(unsafe_code)]
 
-use crate::backend::field::{KECCAK_RC, KECCAK_RHO};
+use crate::backend::field::{KECCAK_RHO, keccak_rc_in_frame};
 use crate::backend::frame::wipe_below;
 use core::arch::x86_64::*;
 
@@ -99,18 +99,6 @@ permutation!(
     _mm512_rol_epi64, _mm512_set1_epi64
 );
 
-/// The round constants, as a copy in the permutation's own frame, from which each round's
-/// iota loads its constant. Loaded from the static table instead, that load (on the
-/// critical path: it feeds the next round's theta) could share the low 12 bits of its
-/// address with a spill the round had just stored, depending on where the stack lies, and
-/// the CPU then holds it back behind the store (4K aliasing): keygen took 20.7 µs instead of
-/// 16.2 at one 64-byte window of stack placements in 4 KiB (BENCHMARKS.md). In the frame,
-/// the constants and the spills are a few hundred bytes apart wherever the stack lies.
-#[inline(always)]
-fn round_constants() -> [u64; 24] {
-    core::hint::black_box(KECCAK_RC)
-}
-
 /// A 64-byte aligned local kept in memory: a permutation's frame that holds one is aligned
 /// to 64 bytes, so the compiler's spills of `zmm` (and `ymm`) registers never straddle two
 /// cache lines. Without it, the 8-way permutation (eleven `zmm` spills a round) took up to
@@ -141,7 +129,7 @@ fn x4_in_frame(states: &mut [u64; 100]) {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned load.
         unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) }
     });
-    permute_x4(&mut a, &round_constants());
+    permute_x4(&mut a, &keccak_rc_in_frame());
     for (i, v) in a.iter().enumerate() {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned store.
         unsafe { _mm256_storeu_si256(states.as_mut_ptr().add(4 * i).cast(), *v) };
@@ -157,7 +145,7 @@ fn x1_in_frame(state: &mut [u64; 25]) {
     let mut line = CacheLine([0; 64]);
     core::hint::black_box(&mut line.0);
     let mut a: [__m256i; 25] = core::array::from_fn(|i| _mm256_set1_epi64x(state[i] as i64));
-    permute_x4(&mut a, &round_constants());
+    permute_x4(&mut a, &keccak_rc_in_frame());
     for (w, v) in state.iter_mut().zip(a.iter()) {
         *w = _mm_cvtsi128_si64(_mm256_castsi256_si128(*v)) as u64;
     }
@@ -179,7 +167,7 @@ fn x8_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
         }
     });
-    permute_x8(&mut a, &round_constants());
+    permute_x8(&mut a, &keccak_rc_in_frame());
     for (i, v) in a.iter().enumerate() {
         // SAFETY: i < 25, so s0[4i..4i + 4] and s1[4i..4i + 4] are in bounds; unaligned
         // stores.
