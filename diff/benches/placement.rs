@@ -27,8 +27,8 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const MSG: &[u8] = b"The quick brown fox jumps over the lazy dog, 59 bytes long.";
-const CTX: &[u8] = b"bench";
+mod common;
+use common::{CTX, Fixture, MSG};
 
 /// Runs `f` below a frame of `N` bytes (kept in memory by `black_box`).
 #[inline(never)]
@@ -132,10 +132,7 @@ fn subjects<'a>(p: &'a Params, fixture: &'a Fixture) -> Vec<Subject<'a>> {
             ],
         });
     }
-    if let Some(o) = mldsa_native::oracles()
-        .into_iter()
-        .find(|o| o.name() == mldsa_native::NATIVE_NAME)
-    {
+    if let Some(o) = common::native_oracle() {
         let o: &'a dyn mldsa_diff::Oracle = Box::leak(o);
         let f = fixture;
         let m = Msg::Pure { msg: MSG, ctx: CTX };
@@ -159,49 +156,6 @@ fn subjects<'a>(p: &'a Params, fixture: &'a Fixture) -> Vec<Subject<'a>> {
         });
     }
     out
-}
-
-/// The inputs every implementation is given (as the scheme benchmark's).
-struct Fixture {
-    xi: [u8; 32],
-    rnd: [u8; 32],
-    pk: Vec<u8>,
-    sk: Vec<u8>,
-    sig: Vec<u8>,
-    pre: Vec<u8>,
-}
-
-impl Fixture {
-    fn new(p: &Params) -> Self {
-        let xi = [0x11u8; 32];
-        let rnd = [0x22u8; 32];
-        let (pk, sk) = mldsa_diff::check::e2e::keygen(p, &xi);
-        let pre = raw::pure_prefix(CTX).unwrap().to_vec();
-        let mut f = Fixture {
-            xi,
-            rnd,
-            pk,
-            sk,
-            sig: vec![0u8; p.sig_bytes()],
-            pre,
-        };
-        let mut sig = vec![0u8; p.sig_bytes()];
-        raw::sign_internal(
-            BackendKind::Portable,
-            p,
-            &f.sk,
-            &f.m_prime(),
-            &rnd,
-            &mut sig,
-        )
-        .unwrap();
-        f.sig = sig;
-        f
-    }
-
-    fn m_prime(&self) -> [&[u8]; 3] {
-        [&self.pre, CTX, MSG]
-    }
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -12,8 +12,8 @@ use mldsa_diff::rng::with_script;
 use std::hint::black_box;
 use std::time::Duration;
 
-const MSG: &[u8] = b"The quick brown fox jumps over the lazy dog, 59 bytes long.";
-const CTX: &[u8] = b"bench";
+mod common;
+use common::{CTX, Fixture, MSG};
 
 fn bench(c: &mut Criterion) {
     assert!(
@@ -22,13 +22,9 @@ fn bench(c: &mut Criterion) {
         mldsa_diff::rng::require_scripting().unwrap_err()
     );
     for p in [ML_DSA_44, ML_DSA_65, ML_DSA_87] {
-        let xi = [0x11u8; 32];
-        let rnd = [0x22u8; 32];
-        let (pk, sk) = mldsa_diff::check::e2e::keygen(&p, &xi);
-        let pre = raw::pure_prefix(CTX).unwrap();
-        let m_prime: [&[u8]; 3] = [&pre, CTX, MSG];
-        let mut sig = vec![0u8; p.sig_bytes()];
-        raw::sign_internal(BackendKind::Portable, &p, &sk, &m_prime, &rnd, &mut sig).unwrap();
+        let f = Fixture::new(&p);
+        let (xi, rnd, m_prime) = (f.xi, f.rnd, f.m_prime());
+        let (pk, sk, sig) = (&f.pk[..], &f.sk[..], &f.sig[..]);
 
         for (op, n) in [("keygen", 0u8), ("sign", 1), ("verify", 2)] {
             let mut g = c.benchmark_group(format!("{op}/{}", p.name));
@@ -46,11 +42,11 @@ fn bench(c: &mut Criterion) {
                         raw::keygen_internal(kind, &p, black_box(&xi), &mut pk2, &mut sk2).unwrap()
                     }),
                     1 => b.iter(|| {
-                        raw::sign_internal(kind, &p, black_box(&sk), &m_prime, &rnd, &mut sig2)
+                        raw::sign_internal(kind, &p, black_box(sk), &m_prime, &rnd, &mut sig2)
                             .unwrap()
                     }),
                     _ => b.iter(|| {
-                        raw::verify_internal(kind, &p, black_box(&pk), &m_prime, &sig).unwrap()
+                        raw::verify_internal(kind, &p, black_box(pk), &m_prime, sig).unwrap()
                     }),
                 });
             }
@@ -61,21 +57,21 @@ fn bench(c: &mut Criterion) {
                     |b| match n {
                         0 => b.iter(|| with_script(black_box(&xi), || t.keypair()).unwrap()),
                         1 => b.iter(|| {
-                            with_script(&rnd, || t.sign(black_box(&sk), MSG, CTX))
+                            with_script(&rnd, || t.sign(black_box(sk), MSG, CTX))
                                 .unwrap()
                                 .unwrap()
                         }),
                         _ => b.iter(|| {
-                            assert_eq!(t.verify(black_box(&pk), MSG, CTX, &sig), Some(true))
+                            assert_eq!(t.verify(black_box(pk), MSG, CTX, sig), Some(true))
                         }),
                     },
                 );
             }
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
-                libcrux::bench(&mut g, &p, n, &xi, &rnd, &sig);
+                libcrux::bench(&mut g, &p, n, &xi, &rnd, sig);
             }
-            native(&mut g, &p, n, &xi, &rnd, &sig);
+            native(&mut g, &p, n, &xi, &rnd, sig);
             g.finish();
         }
     }
@@ -95,10 +91,7 @@ fn native(
 ) {
     use mldsa_diff::impls::mldsa_native;
     use mldsa_diff::oracle::{Key, Msg};
-    let Some(o) = mldsa_native::oracles()
-        .into_iter()
-        .find(|o| o.name() == mldsa_native::NATIVE_NAME)
-    else {
+    let Some(o) = common::native_oracle() else {
         return;
     };
     const OK: &str = "mldsa-native answers";
