@@ -58,7 +58,7 @@ pub fn promote(dir: &Path, check: Check, bytes: &[u8]) -> Result<PathBuf, String
         ));
     }
     let mut h = [0u8; 8];
-    mldsa::keccak::Shake256::digest(mldsa::backend::Portable, &[bytes], &mut h);
+    crate::craft::spec::h256(&[bytes], &mut h);
     let d = dir.join(check.name());
     std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     let path = d.join(format!("regression-{}", hex::encode(h)));

@@ -38,10 +38,11 @@ pub struct RngSource(ChaCha20Rng);
 impl RngSource {
     /// The stream for one check: SHAKE256("mldsa-diff" || seed || check name) keys it, so
     /// each check's inputs depend only on the seed and the check, not on what else runs.
+    /// The `sha3` crate computes it, not the library under test: a broken Keccak there (a
+    /// mutant) must fail the checks, not change or stall the inputs they draw.
     pub fn for_check(seed: u64, check: &str) -> Self {
         let mut key = [0u8; 32];
-        mldsa::keccak::Shake256::digest(
-            mldsa::backend::Portable,
+        crate::craft::spec::h256(
             &[b"mldsa-diff", &seed.to_le_bytes(), check.as_bytes()],
             &mut key,
         );

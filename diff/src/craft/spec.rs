@@ -42,8 +42,10 @@ pub struct Leniency {
     pub ctx_length: bool,
 }
 
-/// SHAKE256 of the concatenation of `parts`, as many bytes as `out` holds (FIPS 204 H).
-pub(super) fn h256(parts: &[&[u8]], out: &mut [u8]) {
+/// SHAKE256 of the concatenation of `parts`, as many bytes as `out` holds (FIPS 204 H),
+/// by the `sha3` crate: never this crate's own Keccak, so a broken library (a mutant, a
+/// planted fault) changes what is checked, never what the harness draws or stores.
+pub(crate) fn h256(parts: &[&[u8]], out: &mut [u8]) {
     let mut x = Shake256::default();
     for p in parts {
         x.update(p);
