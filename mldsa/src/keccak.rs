@@ -163,7 +163,8 @@ impl<B, const RATE: usize> Drop for Shake<B, RATE> {
 
 /// `4 S` SHAKE sponges of the same rate run in lock-step over `S` 4-way states (`S` = 1 or
 /// 2; with two, each permutation is the backend's interleaved pair,
-/// [`Backend::keccak_f1600_x4x2`]). All inputs have the same length and are absorbed at once.
+/// [`Backend::keccak_f1600_x4x2`]). All inputs have the same length, shorter than one block
+/// (ML-DSA's seeds), and are absorbed at once.
 /// Like [`Shake`], wiped on drop, `Debug` shows none of the state, and the state is 64-byte
 /// aligned.
 #[derive(Clone)]
@@ -218,11 +219,13 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
         }
     }
 
-    /// Absorbs `4 S` equal-length inputs and pads them: the whole input of each sponge
-    /// (made with [`ShakeWide::new`], nothing absorbed or squeezed yet).
+    /// Absorbs `4 S` equal-length inputs, each shorter than one block, and pads them: the
+    /// whole input of each sponge (made with [`ShakeWide::new`], nothing absorbed or squeezed
+    /// yet). ML-DSA's wide sponges absorb seeds (34 and 66 bytes) and nothing longer.
     ///
     /// # Panics
-    /// If there are not `4 S` inputs, they differ in length, or the sponges were used.
+    /// If there are not `4 S` inputs, they differ in length, one is `RATE` bytes or longer,
+    /// or the sponges were used.
     #[allow(
         clippy::integer_division_remainder_used,
         reason = "byte positions in the sponge state (public: they count the bytes absorbed and squeezed) and lengths, divided by the constant 8 (a shift)"
@@ -233,41 +236,31 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
             inputs.len() == 4 * S && inputs.iter().all(|x| x.len() == len),
             "ShakeWide takes 4 S inputs of equal length"
         );
+        assert!(len < RATE, "ShakeWide takes inputs shorter than one block");
         assert!(!self.absorbed, "ShakeWide::absorb_once called twice");
         self.absorbed = true;
         self.ready = true;
-        let mut lane = [0u64; 25];
-        let mut offset = 0;
-        loop {
-            let take = (len - offset).min(RATE);
-            for (j, input) in inputs.iter().enumerate() {
-                // The block as lanes, padded if it is the last.
-                let data = &input[offset..offset + take];
-                let full = take / 8;
-                for (w, chunk) in lane.iter_mut().zip(data.chunks_exact(8)) {
-                    *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-                }
-                lane[full..RATE / 8].fill(0);
-                for (p, &b) in data[8 * full..].iter().enumerate() {
-                    xor_byte(&mut lane, 8 * full + p, b);
-                }
-                if take < RATE {
-                    xor_byte(&mut lane, take, 0x1f);
-                    xor_byte(&mut lane, RATE - 1, 0x80);
-                }
-                let st = &mut self.state[j / 4];
-                for (i, w) in lane[..RATE / 8].iter().enumerate() {
-                    st[4 * i + j % 4] ^= w;
-                }
+        // Each input and its padding go straight into its sponge's lanes of the all-zero
+        // state (lane i of sponge j is state[j / 4][4 i + j % 4]): no local copy of the
+        // (maybe secret) input is left to wipe.
+        for (j, input) in inputs.iter().enumerate() {
+            let (st, k) = (&mut self.state[j / 4], j % 4);
+            let mut words = input.chunks_exact(8);
+            let full = words.len();
+            for (i, w) in (&mut words).enumerate() {
+                st[4 * i + k] = u64::from_le_bytes(w.try_into().expect("8 bytes"));
             }
-            self.permute();
-            offset += take;
-            if take < RATE {
-                break;
+            // The last lane: the input's last bytes (fewer than 8), then SHAKE's domain bits
+            // and the first padding bit (0x1f); the rate's last bit (0x80) ends the block.
+            let tail = words.remainder();
+            let mut last = 0x1f << (8 * tail.len());
+            for (p, &b) in tail.iter().enumerate() {
+                last ^= u64::from(b) << (8 * p);
             }
+            st[4 * full + k] = last;
+            st[4 * (RATE / 8 - 1) + k] ^= 0x80 << 56;
         }
-        // The inputs may be secret seeds.
-        zeroize::Zeroize::zeroize(&mut lane[..]);
+        self.permute();
     }
 
     /// Squeezes whole blocks into `4 S` outputs: each `outs[j].len()` must be the same
@@ -378,7 +371,8 @@ mod tests {
 
     #[test]
     fn x4_matches_single_way() {
-        for len in [0usize, 34, 66, 135, 136, 137, 168, 400] {
+        // Every length up to a block (SHAKE256: 136 bytes) that ends a lane or not.
+        for len in [0usize, 1, 7, 8, 9, 34, 66, 128, 135] {
             let inputs: Vec<Vec<u8>> = (0..4)
                 .map(|j| (0..len).map(|i| (i * 7 + j * 101) as u8).collect())
                 .collect();
@@ -413,11 +407,19 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "shorter than one block")]
+    fn wide_inputs_of_a_block_are_refused() {
+        let input = [0u8; SHAKE256_RATE];
+        ShakeX4::<_, SHAKE256_RATE>::new(Portable).absorb_once(&[&input[..]; 4]);
+    }
+
+    #[test]
     fn x8_matches_single_way_on_every_backend() {
         for kind in crate::backend::BackendKind::available() {
             let any = crate::backend::AnyBackend::new(kind).unwrap();
             crate::with_backend!(any, |b| {
-                for len in [0usize, 34, 66, 135, 136, 137, 168, 400] {
+                // Up to a block of SHAKE128 (168 bytes).
+                for len in [0usize, 1, 7, 8, 9, 34, 66, 135, 136, 160, 167] {
                     let inputs: Vec<Vec<u8>> = (0..8)
                         .map(|j| (0..len).map(|i| (i * 13 + j * 37 + 5) as u8).collect())
                         .collect();
