@@ -24,9 +24,9 @@
 # --summarize DIR: print the per-file table (mutants, caught, unviable, survivors, timeouts)
 #   and every survivor of DIR/mutants.out; exit 1 if there is a survivor or a timeout.
 # Exits 0 when every mutant was caught or unviable, 1 on a survivor or timeout, 2 on bad input.
-# Builds are incremental (CARGO_INCREMENTAL=1 unless set): a mutant's release build takes 2-4 s
+# Builds are incremental (CARGO_INCREMENTAL=1 unless set): a mutant's release build takes 2-7 s
 # here instead of about 20 s; a caught mutant fails within seconds, a survivor runs the whole
-# check (35-55 s). The first build of a run is a cold release build in cargo-mutants' copy of
+# check (35-90 s). The first build of a run is a cold release build in cargo-mutants' copy of
 # the tree (3-4 min). The check runs on one core: two runs at once (different --file or
 # --shard, different --out) use both of a 2-core machine.
 set -euo pipefail
@@ -46,7 +46,7 @@ summarize=""
 need() { [ $# -ge 2 ] || { echo "mutants.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     --shard) need "$@"; shard=$2; shift 2 ;;
     --file) need "$@"; files+=("$2"); shift 2 ;;
     --re) need "$@"; res+=("$2"); shift 2 ;;
