@@ -176,36 +176,54 @@ impl<P: ParameterSet> core::fmt::Debug for SigningKey<P> {
 impl<P: ParameterSet> SigningKey<P> {
     /// ML-DSA.KeyGen_internal from the 32-byte seed xi (Alg. 6).
     pub fn from_seed(xi: &[u8; 32]) -> Self {
-        // Generated into the key itself: an expanded key made in a local and moved into the
-        // key leaves that local's copy unwiped (`mldsa/tests/secret_wipes.rs` found it). The
-        // key itself is still moved when returned, as any Rust value, and a move may leave
-        // a copy in the frame it left (README "Secrets and stack"): `raw::keygen_internal`
-        // writes into the caller's buffers and moves nothing.
-        let mut key: Self = SigningKey {
+        let mut key = Self::with_seed(*xi);
+        key.derive();
+        key
+    }
+
+    /// ML-DSA.KeyGen (Alg. 1): a fresh seed from `rng`, drawn straight into the key (no
+    /// buffer of its own to wipe: on an RNG error the key is dropped, and so wiped).
+    pub fn generate(rng: &mut impl CryptoRngCore) -> Result<Self, Error> {
+        let mut key = Self::with_seed([0; 32]);
+        if let Some(xi) = key.seed.as_mut() {
+            rng.try_fill_bytes(xi).map_err(|_| Error::Rng)?;
+        }
+        key.derive();
+        Ok(key)
+    }
+
+    /// A key holding seed `xi` and nothing else yet (see [`Self::derive`]).
+    fn with_seed(xi: [u8; 32]) -> Self {
+        SigningKey {
             expanded: P::SigningKeyBytes::zeroed(),
-            seed: Some(*xi),
+            seed: Some(xi),
             vk: VerifyingKey {
                 bytes: P::VerifyingKeyBytes::zeroed(),
                 tr: [0; 64],
             },
-        };
-        raw::keygen_internal(
-            backend(),
-            &P::PARAMS,
-            xi,
-            key.vk.bytes.as_mut(),
-            key.expanded.as_mut(),
-        )
-        .expect("buffers have the parameter set's lengths and the default backend is available");
-        key.vk.tr = scheme::compute_tr(Portable, key.vk.bytes.as_ref());
-        key
+        }
     }
 
-    /// ML-DSA.KeyGen (Alg. 1): a fresh seed from `rng`.
-    pub fn generate(rng: &mut impl CryptoRngCore) -> Result<Self, Error> {
-        let mut xi = Zeroizing::new([0u8; 32]);
-        rng.try_fill_bytes(&mut xi[..]).map_err(|_| Error::Rng)?;
-        Ok(Self::from_seed(&xi))
+    /// KeyGen_internal from the key's own seed, into the key itself: an expanded key made
+    /// in a local and moved into the key leaves that local's copy unwiped
+    /// (`mldsa/tests/secret_wipes.rs` found it). The key is still moved when returned, as
+    /// any Rust value, and a move may leave a copy in the frame it left (README "Secrets and
+    /// stack"): `raw::keygen_internal` writes into the caller's buffers and moves nothing.
+    fn derive(&mut self) {
+        let SigningKey { expanded, seed, vk } = self;
+        if let Some(xi) = seed {
+            raw::keygen_internal(
+                backend(),
+                &P::PARAMS,
+                xi,
+                vk.bytes.as_mut(),
+                expanded.as_mut(),
+            )
+            .expect(
+                "buffers have the parameter set's lengths and the default backend is available",
+            );
+            vk.tr = scheme::compute_tr(Portable, vk.bytes.as_ref());
+        }
     }
 
     /// Imports an expanded secret key (skDecode, Alg. 25). Rejects wrong lengths, s1/s2

@@ -81,7 +81,45 @@ fn modes<P: ParameterSet>() {
     }
 }
 
+/// An RNG whose every draw fails.
+struct FailingRng;
+
+impl rand::RngCore for FailingRng {
+    fn next_u32(&mut self) -> u32 {
+        panic!("the library draws through try_fill_bytes")
+    }
+    fn next_u64(&mut self) -> u64 {
+        panic!("the library draws through try_fill_bytes")
+    }
+    fn fill_bytes(&mut self, _: &mut [u8]) {
+        panic!("the library draws through try_fill_bytes")
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand::Error> {
+        Err(rand::Error::new("no entropy"))
+    }
+}
+
+impl rand::CryptoRng for FailingRng {}
+
 fn keys<P: ParameterSet>() {
+    // KeyGen (Alg. 1) is KeyGen_internal of the RNG's first 32 bytes; an RNG failure is
+    // Error::Rng.
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    let mut xi = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut rng.clone(), &mut xi);
+    let generated = SigningKey::<P>::generate(&mut rng).unwrap();
+    assert_eq!(generated.seed(), Some(&xi));
+    let from_seed = SigningKey::<P>::from_seed(&xi);
+    assert_eq!(generated.verifying_key(), from_seed.verifying_key());
+    assert_eq!(
+        generated.to_expanded_bytes().as_ref(),
+        from_seed.to_expanded_bytes().as_ref()
+    );
+    assert_eq!(
+        SigningKey::<P>::generate(&mut FailingRng).err(),
+        Some(Error::Rng)
+    );
+
     let sk = SigningKey::<P>::from_seed(&[9; 32]);
     assert_eq!(sk.seed(), Some(&[9; 32]));
     let imported = SigningKey::<P>::from_expanded_bytes(sk.to_expanded_bytes().as_ref()).unwrap();
