@@ -61,13 +61,10 @@ esac
 # shellcheck disable=SC2034 # read through reason_in's nameref
 declare -A EXEMPT=(
     ["mldsa/src/api.rs:Zeroizing::new(self.expanded)"]="to_expanded_bytes hands the caller a wrapper that wipes the caller's copy: no wipe of the library's (its deletion does not compile)"
-    ["mldsa/src/scheme.rs:let mut tmp = Zeroizing::new"]="Sign's scratch polynomial: on every signature it returns, its last content is the hint of the last row (public, in the signature); it holds a secret (c t0, c s2 of a rejected attempt) at the end only when all 1000 attempts are rejected, which no test can make happen"
-    ["mldsa/src/scheme.rs:let mut chat = Zeroizing::new"]="Sign's NTT(c): on every signature it returns, it is the accepted attempt's (public: c~ is in the signature); a rejected attempt's is left only when all 1000 attempts are rejected, which no test can make happen"
     ["mldsa/src/backend/avx2/pack.rs:the last bytes of their encoding. tmp.zeroize();"]="packing's last step (t0's last 13 bytes, s1's and s2's last 3 or 4): at opt-level 3 the compiler forwards the vector store into the copy-out and keeps no copy in memory (deleted, no 8-byte window of t0's encoding is left to find); it is for builds that keep one"
     ["mldsa/src/backend/neon/pack.rs:the last bytes of their encoding. tmp.zeroize();"]="as AVX2's: packing's last step, whose copy the compiler keeps in a register at opt-level 3 (deleted, nothing is left to find)"
     ["mldsa/src/sample/ball.rs:zeroize::Zeroize::zeroize(&mut signs)"]="the sign bits left after tau shifts live in a register at opt-level 3 (the zeroize only makes the compiler give them a stack slot to clear): deleting it leaves nothing to find; it is for builds that keep them on the stack (opt-level 0, not checked: README \"Secrets and stack\")"
     ["mldsa/src/backend/avx512/keccak.rs:x1_in_frame(state); wipe_below"]="the AVX-512 one-way permutation's frame: at opt-level 3 it spills two values per round (into its frame, which also holds the round constants' copy), mid-round ones (no lane of a state between rounds, all of which the tests search for: deleted, nothing they can name is left, in the release and the test profile alike); the wipe is for builds that spill more (x1 itself takes a 1,728-byte frame at opt-level 1)"
-    ["mldsa/src/api.rs:let mut xi = Zeroizing::new"]="generate's xi: the key it returns holds xi itself (its seed), and returning the key moves it, which may leave a copy of the whole key, xi included, in the frame it left (README \"Secrets and stack\"): a copy of xi there is no evidence of this wipe's deletion"
 )
 
 # The same, for the release profile only: wipes whose frames only the test profile's code

@@ -7,7 +7,8 @@
 //! The steps: SHAKE256 over a secret (the one-way sponge and permutation), ExpandS,
 //! ExpandMask, the mask stream the signer draws from, RejBoundedPoly and one ExpandMask
 //! polynomial alone, SampleInBall, KeyGen_internal, the secret-key decoding, Sign_internal
-//! from mu (every attempt), and the typed API's KeyGen and Sign with the key dropped. What
+//! from mu (every attempt), Sign_internal with all 1000 attempts rejected (what the last
+//! one left recomputed by `sign_attempt`), and the typed API's Sign with the key dropped. What
 //! is looked for, in the words the step overwrote (`residue`): the step's secret inputs and
 //! outputs as byte strings (any 8-byte window: seeds, keys, the squeezed streams), its
 //! polynomials (runs of 8 or 16 coefficients), and every lane of every Keccak state its
@@ -26,11 +27,12 @@
 //! "Secrets and stack").
 
 mod residue;
+mod sign_attempt;
 mod stack_probe;
 
 use mldsa::backend::{AnyBackend, Backend};
 use mldsa::keccak::{Shake256, ShakeX4, ShakeX8};
-use mldsa::params::{ALL_PARAMS, Params};
+use mldsa::params::{ALL_PARAMS, ML_DSA_44, Params};
 use mldsa::poly::Poly;
 use mldsa::{BackendKind, raw, sample, with_backend};
 use rand::{RngCore, SeedableRng};
@@ -351,6 +353,9 @@ fn keygen_decode_sign_steps(kind: BackendKind, p: Params, t: u8, failures: &mut 
         sig
     });
     raw::verify_mu(kind, &p, &pk, &mu, &pr.result).expect("the signature verifies");
+    // The model of an attempt that exhausted_sign_step relies on, checked against this
+    // signature.
+    sign_attempt::Signer::new(kind, p, &sk, &mu, &rnd).accepted(&pr.result);
     let rhopp_in = [key, &rnd[..], &mu[..]].concat();
     let (rhopp, lanes) = keccak_trace(SHAKE256_RATE, &rhopp_in, 1);
     let rhopp = &rhopp[..64];
@@ -373,6 +378,93 @@ fn keygen_decode_sign_steps(kind: BackendKind, p: Params, t: u8, failures: &mut 
     g.polys("y", 8, y);
     g.polys("NTT(y)", 8, y_hat);
     check(failures, format!("{kind} {} Sign", p.name), &pr, &g);
+}
+
+/// Sign_internal with every attempt rejected (`Error::SigningAttemptsExhausted`): the one
+/// way out of the signer that no signature follows, where the last attempt's NTT(c) and
+/// scratch polynomial (a row of w, c s2 or c t0) are secrets no signature makes public. The
+/// key: ML-DSA-44's, its t0 replaced by coefficients at the extremes of t0's encoding (2^12
+/// or -(2^12 - 1): FIPS 204 signs with any t0 skEncode can hold, and the signer's range
+/// check covers s1 and s2 only), so that c t0 exceeds gamma2 or makes more than omega hints
+/// on most attempts, and every one of 1000 for about 9 messages in 10 (`PICK` picks t0 and
+/// mu: one whose last attempt is rejected before the hints, since a hint polynomial of 0s
+/// and 1s is no searchable secret).
+/// What the last attempt left is recomputed by `sign_attempt` (checked against real
+/// signatures in keygen_decode_sign_steps).
+fn exhausted_sign_step(kind: BackendKind, failures: &mut Vec<String>) {
+    const PICK: u8 = 1;
+    let p = ML_DSA_44;
+    let xi: [u8; 32] = bytes(11, 0, 32).try_into().unwrap();
+    let (mut pk, mut sk) = (vec![0u8; p.pk_bytes()], vec![0u8; p.sk_bytes()]);
+    raw::keygen_internal(kind, &p, &xi, &mut pk, &mut sk).expect("keygen");
+    let t0_at = 128 + (p.k + p.l) * p.eta.poly_eta_bytes();
+    let signs = bytes(12, PICK, p.k * 256 / 8);
+    for (i, enc) in sk[t0_at..].chunks_exact_mut(416).enumerate() {
+        // 13-bit fields 2^12 - t0: 0 (t0 = 2^12) or 2^13 - 1 (t0 = -(2^12 - 1)).
+        for c in 0..256 {
+            let j = i * 256 + c;
+            let ones = (signs[j / 8] >> (j % 8)) & 1 == 1;
+            for b in 0..13 {
+                let bit = 13 * c + b;
+                enc[bit / 8] = (enc[bit / 8] & !(1 << (bit % 8))) | (u8::from(ones) << (bit % 8));
+            }
+        }
+    }
+    assert!(
+        t0_of(&p, &sk)
+            .iter()
+            .flatten()
+            .all(|&x| x == 4096 || x == -4095)
+    );
+    let mu: [u8; 64] = bytes(13, PICK, 64).try_into().unwrap();
+    let rnd: [u8; 32] = bytes(14, 0, 32).try_into().unwrap();
+    let (sk2, m, r) = (leak(sk.clone()), leak(mu), leak(rnd));
+    let pr = probe_on(kind, move |_| {
+        let mut sig = vec![0u8; p.sig_bytes()];
+        raw::sign_mu(kind, &p, sk2, m, r, &mut sig)
+    });
+    assert_eq!(
+        pr.result,
+        Err(mldsa::Error::SigningAttemptsExhausted),
+        "{kind}: the crafted key's signing exhausts its attempts"
+    );
+    let model = sign_attempt::Signer::new(kind, p, &sk, &mu, &rnd);
+    let last = mldsa::MAX_SIGNING_ATTEMPTS - 1;
+    for n in 0..last {
+        assert!(
+            model.attempt(n).rejected.is_some(),
+            "the model rejects attempt {n}"
+        );
+    }
+    let a = model.attempt(last);
+    assert!(
+        matches!(
+            a.rejected,
+            Some(
+                sign_attempt::Rejected::Z
+                    | sign_attempt::Rejected::R0(_)
+                    | sign_attempt::Rejected::Ct0(_)
+            )
+        ),
+        "the last attempt is rejected before the hints (PICK), not {:?}",
+        a.rejected
+    );
+    let s_enc = sk[128..t0_at].to_vec();
+    let mut s = Secrets::default();
+    s.bytes("K", 8, vec![sk[32..64].to_vec()]);
+    s.bytes("the last attempt's c~", 8, vec![a.ctilde.clone()]);
+    s.bytes("the s1/s2 encoding", 16, vec![s_enc]);
+    // Not the crafted t0 (its encoding is runs of 0 and 1 bits, matched everywhere): the
+    // key's other secrets, as the Sign step looks for them.
+    s.polys("the last attempt's NTT(c)", 8, vec![a.chat]);
+    s.polys("the last attempt's w, c s2 or c t0", 8, vec![a.scratch]);
+    s.polys("the last attempt's y and z", 8, [a.y, a.z].concat());
+    check(
+        failures,
+        format!("{kind} ML-DSA-44 Sign, every attempt rejected"),
+        &pr,
+        &s,
+    );
 }
 
 /// The typed API's signing key: it signs (hedged: rnd from the RNG) over the painted
@@ -425,7 +517,8 @@ fn api_step<P: mldsa::ParameterSet>(t: u8, failures: &mut Vec<String>) {
     );
     let t0_at = 128 + (p.k + p.l) * p.eta.poly_eta_bytes();
     s.bytes("the s1/s2 encoding", 16, vec![sk[128..t0_at].to_vec()]);
-    s.bytes("the t0 encoding", 8, vec![sk[t0_at..].to_vec()]);
+    // Not the crafted t0 (its encoding is runs of 0 and 1 bits, matched everywhere): the
+    // key's other secrets, as the Sign step looks for them.
     check(failures, format!("API {} sign and drop", p.name), &pr, &s);
     let found = search(memory, None, &s);
     if !found.is_empty() {
@@ -452,6 +545,7 @@ fn every_step_that_handles_a_secret_leaves_none_behind() {
                 keygen_decode_sign_steps(kind, p, t, &mut failures);
             }
         }
+        exhausted_sign_step(kind, &mut failures);
     }
     for t in 0..2 {
         api_step::<mldsa::MlDsa44>(t, &mut failures);
