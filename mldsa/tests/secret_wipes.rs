@@ -13,7 +13,9 @@
 //! outputs as byte strings (any 8-byte window: seeds, keys, the squeezed streams), its
 //! polynomials (runs of 8 or 16 coefficients), and every lane of every Keccak state its
 //! sponges pass through (after each round: what a permutation's spilled lanes or a SIMD
-//! permutation's scratch copy would hold). The secrets are derived here with the `sha3`
+//! permutation's scratch copy would hold) with the values inside each round (column
+//! parities, theta's D, the lanes after theta and after rho and pi: what a permutation
+//! spills mid-round, `residue::round`). The secrets are derived here with the `sha3`
 //! crate and a plain Keccak (checked against it), and checked against the library's outputs.
 //!
 //! `scripts/wipe-deletions.sh` deletes each wipe in `mldsa/src` in turn and shows this test

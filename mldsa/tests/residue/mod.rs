@@ -245,21 +245,30 @@ const ROT: [u32; 25] = [
     0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
 ];
 
-/// One round of Keccak-f[1600] (FIPS 202 Algorithm 7), plainly.
-fn round(a: &mut [u64; 25], rc: u64) {
+/// One round of Keccak-f[1600] (FIPS 202 Algorithm 7), plainly, pushing onto `mid` the
+/// values a permutation computes inside the round, which a SIMD permutation may spill to
+/// its frame: each column's parity of its first three lanes (a three-way xor's result) and
+/// of all five (theta's C), theta's D, every lane after theta and every lane after rho and
+/// pi.
+fn round(a: &mut [u64; 25], rc: u64, mid: &mut Vec<u64>) {
+    mid.extend((0..5).map(|x| a[x] ^ a[x + 5] ^ a[x + 10]));
     let c: [u64; 5] = core::array::from_fn(|x| a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]);
+    mid.extend_from_slice(&c);
     for x in 0..5 {
         let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+        mid.push(d);
         for y in 0..5 {
             a[x + 5 * y] ^= d;
         }
     }
+    mid.extend_from_slice(a);
     let mut b = [0u64; 25];
     for x in 0..5 {
         for y in 0..5 {
             b[y + 5 * ((2 * x + 3 * y) % 5)] = a[x + 5 * y].rotate_left(ROT[x + 5 * y]);
         }
     }
+    mid.extend_from_slice(&b);
     for x in 0..5 {
         for y in 0..5 {
             a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
@@ -268,18 +277,22 @@ fn round(a: &mut [u64; 25], rc: u64) {
     a[0] ^= rc;
 }
 
-/// Keccak-f[1600], pushing the state after every round onto `states`.
+/// Keccak-f[1600], pushing the values inside every round and the state after it onto
+/// `states`, and the output's column parities (which a permutation that carries them from
+/// round to round has computed at the end).
 fn permute(a: &mut [u64; 25], states: &mut Vec<u64>) {
     for rc in RC {
-        round(a, rc);
+        round(a, rc, states);
         states.extend_from_slice(a);
     }
+    states.extend((0..5).map(|x| a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]));
 }
 
 /// A SHAKE sponge run in the open: `(output, lanes)` for SHAKE with `rate` bytes over
 /// `input`, `blocks` blocks squeezed, where `lanes` holds every lane of every state the
-/// permutations passed through (after each of their rounds) that looks random (between 12
-/// and 52 bits set: a lane of zeroes or of the padding is no secret). Checked against the
+/// permutations passed through (after each of their rounds, and the values inside each
+/// round: `round`) that looks random (between 12 and 52 bits set: a lane of zeroes or of the
+/// padding is no secret). Checked against the
 /// `sha3` crate, so a wrong reference cannot make a test pass vacuously.
 pub(crate) fn keccak_trace(rate: usize, input: &[u8], blocks: usize) -> (Vec<u8>, Vec<u64>) {
     let mut a = [0u64; 25];
