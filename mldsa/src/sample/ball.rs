@@ -15,16 +15,16 @@ pub fn sample_in_ball<B: Backend>(b: B, ctilde: &[u8], tau: usize) -> Poly {
 }
 
 /// [`sample_in_ball`] into the caller's `c` (which the signer keeps in a buffer it wipes: c
-/// of a rejected attempt is secret). The sign bits are wiped before returning.
+/// of a rejected attempt is secret). The sign bits are read from the squeezed block `h` in
+/// place (no copy of them is made, so none is left in a register's stack slot), and `h` is
+/// wiped before returning.
 pub fn sample_in_ball_into<B: Backend>(b: B, ctilde: &[u8], tau: usize, c: &mut Poly) {
     let mut xof = Shake256::new(b);
     xof.absorb(ctilde);
-    let mut s = [0u8; 8];
-    xof.squeeze(&mut s);
-    let mut signs = u64::from_le_bytes(s);
-    zeroize::Zeroize::zeroize(&mut s);
+    let mut h = [0u8; 8];
+    xof.squeeze(&mut h);
     *c = Poly::ZERO;
-    for i in N - tau..N {
+    for (k, i) in (N - tau..N).enumerate() {
         let j = loop {
             let mut byte = [0u8];
             xof.squeeze(&mut byte);
@@ -32,11 +32,12 @@ pub fn sample_in_ball_into<B: Backend>(b: B, ctilde: &[u8], tau: usize, c: &mut 
                 break usize::from(byte[0]);
             }
         };
+        // Alg. 29 line 9: the sign is bit i + tau - 256 (= k) of h.
+        let sign = (h[k >> 3] >> (k & 7)) & 1;
         c.coeffs[i] = c.coeffs[j];
-        c.coeffs[j] = 1 - 2 * (signs & 1) as i32;
-        signs >>= 1;
+        c.coeffs[j] = 1 - 2 * i32::from(sign);
     }
-    zeroize::Zeroize::zeroize(&mut signs);
+    zeroize::Zeroize::zeroize(&mut h);
 }
 
 #[cfg(test)]

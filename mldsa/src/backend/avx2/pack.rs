@@ -223,12 +223,8 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
                 // rewritten by the next step.
                 unsafe { _mm_storeu_si128(out.as_mut_ptr().add(at).cast(), g) };
             } else {
-                let mut tmp = [0u8; 16];
-                // SAFETY: `tmp` is 16 bytes; unaligned store.
-                unsafe { _mm_storeu_si128(tmp.as_mut_ptr().cast(), g) };
-                out[at..at + BITS].copy_from_slice(&tmp[..BITS]);
-                // When this packs s1, s2 or t0: the last bytes of their encoding.
-                tmp.zeroize();
+                // The last steps (of s1, s2 or t0: the last bytes of their encoding).
+                store_tail(out, at, BITS, g);
             }
         } else if at + hb + 16 <= out.len() {
             // Widths above 16 bits: each half is whole bytes; the second store rewrites the
@@ -247,6 +243,38 @@ fn pack_fixed<const BITS: usize>(out: &mut [u8], a: &Poly, base: Option<i32>) {
             }
             out[at..at + BITS].copy_from_slice(&tmp[..BITS]);
         }
+    }
+}
+
+/// Writes the `n` low bytes of `g` to `out[at..at + n]` where a 16-byte store at `at` would
+/// pass the end of `out`: one 16-byte read-modify-write of `out`'s last 16 bytes, which keeps
+/// every byte outside `[at, at + n)`. The bytes never pass through memory of their own (a
+/// zero-padded copy would be one more place the last bytes of an s1, s2 or t0 encoding lie,
+/// to wipe).
+#[target_feature(enable = "avx2")]
+fn store_tail(out: &mut [u8], at: usize, n: usize, g: __m128i) {
+    assert!(
+        out.len() >= 16 && n <= 16 && at + n <= out.len() && at + 16 > out.len(),
+        "a tail inside the last 16 bytes"
+    );
+    let w = out.len() - 16;
+    // Byte j of the window takes byte j - (at - w) of `g` (1 <= at - w <= 15).
+    let idx = _mm_sub_epi8(
+        _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        _mm_set1_epi8((at - w) as i8),
+    );
+    let take = _mm_andnot_si128(
+        _mm_cmpgt_epi8(_mm_setzero_si128(), idx),
+        _mm_cmpgt_epi8(_mm_set1_epi8(n as i8), idx),
+    );
+    let moved = _mm_shuffle_epi8(g, idx);
+    // SAFETY: w + 16 == out.len(): the window is in bounds; unaligned load and store.
+    unsafe {
+        let old = _mm_loadu_si128(out.as_ptr().add(w).cast());
+        _mm_storeu_si128(
+            out.as_mut_ptr().add(w).cast(),
+            _mm_blendv_epi8(old, moved, take),
+        );
     }
 }
 

@@ -188,12 +188,8 @@ fn pack_fixed<const BITS: i32, const TWO: i32>(out: &mut [u8], a: &Poly, base: O
             // next steps.
             unsafe { vst1q_u8(out.as_mut_ptr().add(at), bytes) };
         } else {
-            let mut tmp = [0u8; 16];
-            // SAFETY: 16 bytes into a local array.
-            unsafe { vst1q_u8(tmp.as_mut_ptr(), bytes) };
-            out[at..at + step_bytes].copy_from_slice(&tmp[..step_bytes]);
-            // When this packs s1, s2 or t0: the last bytes of their encoding.
-            tmp.zeroize();
+            // The last steps (of s1, s2 or t0: the last bytes of their encoding).
+            store_tail(out, at, step_bytes, bytes);
         }
     };
     if BITS <= 16 {
@@ -206,6 +202,33 @@ fn pack_fixed<const BITS: i32, const TWO: i32>(out: &mut [u8], a: &Poly, base: O
         for step in 0..N / 4 {
             put(step * step_bytes, field(step));
         }
+    }
+}
+
+/// Writes the `n` low bytes of `g` to `out[at..at + n]` where a 16-byte store at `at` would
+/// pass the end of `out`: one 16-byte read-modify-write of `out`'s last 16 bytes, which keeps
+/// every byte outside `[at, at + n)`. The bytes never pass through memory of their own (a
+/// zero-padded copy would be one more place the last bytes of an s1, s2 or t0 encoding lie,
+/// to wipe).
+#[target_feature(enable = "neon")]
+fn store_tail(out: &mut [u8], at: usize, n: usize, g: uint8x16_t) {
+    assert!(
+        out.len() >= 16 && n <= 16 && at + n <= out.len() && at + 16 > out.len(),
+        "a tail inside the last 16 bytes"
+    );
+    let w = out.len() - 16;
+    const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    // SAFETY: 16 bytes from a constant array.
+    let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
+    // Byte j of the window takes byte j - (at - w) of `g` (1 <= at - w <= 15); below that the
+    // difference wraps to 241..=255, which `tbl` reads as zero and `take` excludes.
+    let idx = vsubq_u8(iota, vdupq_n_u8((at - w) as u8));
+    let take = vcltq_u8(idx, vdupq_n_u8(n as u8));
+    let moved = vqtbl1q_u8(g, idx);
+    // SAFETY: w + 16 == out.len(): the window is in bounds.
+    unsafe {
+        let old = vld1q_u8(out.as_ptr().add(w));
+        vst1q_u8(out.as_mut_ptr().add(w), vbslq_u8(take, moved, old));
     }
 }
 
