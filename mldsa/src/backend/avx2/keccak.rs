@@ -4,7 +4,7 @@
 #![allow(unsafe_code)]
 
 use crate::backend::field::{KECCAK_RHO as RHO, keccak_rc_in_frame};
-use crate::backend::frame::wipe_below;
+use crate::backend::frame::{align_frame, wipe_below};
 use core::arch::x86_64::*;
 
 #[target_feature(enable = "avx2")]
@@ -32,127 +32,146 @@ fn parities(s: &[u64; 100]) -> [__m256i; 5] {
     })
 }
 
-/// A scratch state, 64-byte aligned: the rounds' `ymm` loads and stores of it never
-/// straddle a cache line, wherever the stack lies (the caller's states are aligned too:
-/// `ShakeWide` is 64-byte aligned).
+/// A scratch state, 64-byte aligned (where the compiler keeps it in memory at all: at
+/// opt-level 3 it keeps its lanes in registers and spill slots).
 #[repr(C, align(64))]
 struct Lanes([u64; 100]);
 
-#[target_feature(enable = "avx2")]
-pub(super) fn keccak_x4(states: &mut [u64; 100]) {
-    // Theta's column parities of the input; each round then returns those of its output,
-    // accumulated as the rows are written, so no round reads the state twice.
-    let mut c = parities(states);
-    // Rounds alternate between the caller's states and a scratch copy, each reading one
-    // whole and writing the other once (no separate pi/rho array, no copy in or out: 24
-    // rounds end where they began). A loop over a round function that is never inlined:
-    // 24 unrolled rounds (5,300 instructions) overflow the decoded-instruction cache and ran
-    // 8% slower (Zen 4).
-    let mut scratch = Lanes([0u64; 100]);
-    for rc in keccak_rc_in_frame().chunks_exact(2) {
-        keccak_round(states, &mut scratch.0, &mut c, rc[0]);
-        keccak_round(&scratch.0, states, &mut c, rc[1]);
-    }
-    // The states may be secret (ExpandS, ExpandMask): no copy is left behind, neither the
-    // scratch state, the output's column parities (in this frame: the rounds update them
-    // through a reference) nor what the last round spilled.
-    zeroize::Zeroize::zeroize(&mut scratch.0[..]);
-    zeroize::Zeroize::zeroize(&mut c);
-    wipe_below::<ROUND_FRAME_WIPE>();
+/// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four
+/// interleaved states, from `$a` into `$e`, one output row at a time so the row stays in
+/// registers. Lane (x, y) is index x + 5y; pi sends lane (x, y) to (y, 2x + 3y), so output
+/// row Y, column X comes from lane (3Y + X mod 5, X). `$c` holds the column parities of `$a`
+/// on entry and of `$e` on exit. A macro, so that every round is inlined into the frame
+/// [`Lanes`] aligns.
+macro_rules! round {
+    ($a:expr, $e:expr, $c:expr, $rc:expr) => {{
+        let (a, e, c): (&[u64; 100], &mut [u64; 100], &mut [__m256i; 5]) = ($a, $e, $c);
+        let d: [__m256i; 5] =
+            core::array::from_fn(|x| _mm256_xor_si256(c[PREV[x]], rotl(c[NEXT[x]], 1)));
+        // Unrolled by macro: every lane index and rotation is a constant.
+        macro_rules! lane {
+            ($x_out:literal, $y_out:literal) => {{
+                #[allow(
+                    clippy::integer_division_remainder_used,
+                    reason = "constant lane indices (pi's source column); no state word is divided"
+                )]
+                const X: usize = (3 * $y_out + $x_out) % 5;
+                const I: usize = X + 5 * $x_out;
+                // SAFETY: I < 25, so a[4I..4I + 4] is in bounds; unaligned load.
+                let v = unsafe { _mm256_loadu_si256(a.as_ptr().add(4 * I).cast()) };
+                rotl(_mm256_xor_si256(v, d[X]), RHO[I])
+            }};
+        }
+        let rc = _mm256_set1_epi64x($rc as i64);
+        macro_rules! row {
+            ($y:literal) => {{
+                let b = [
+                    lane!(0, $y),
+                    lane!(1, $y),
+                    lane!(2, $y),
+                    lane!(3, $y),
+                    lane!(4, $y),
+                ];
+                for x in 0..5 {
+                    let mut v =
+                        _mm256_xor_si256(b[x], _mm256_andnot_si256(b[NEXT[x]], b[NEXT2[x]]));
+                    if $y == 0 && x == 0 {
+                        v = _mm256_xor_si256(v, rc);
+                    }
+                    // SAFETY: x + 5y < 25, so e[4(x + 5y)..][..4] is in bounds; unaligned
+                    // store.
+                    unsafe { _mm256_storeu_si256(e.as_mut_ptr().add(4 * (x + 5 * $y)).cast(), v) };
+                    c[x] = if $y == 0 {
+                        v
+                    } else {
+                        _mm256_xor_si256(c[x], v)
+                    };
+                }
+            }};
+        }
+        row!(0);
+        row!(1);
+        row!(2);
+        row!(3);
+        row!(4);
+    }};
 }
 
-/// Bytes wiped below a permutation after its last round, where [`keccak_round`]'s frame was:
-/// it spills mid-round values (theta's D and lanes after rho, four states each: after
-/// ExpandS, values one round from the secret output). Measured with `objdump -d` of the
-/// library (x86_64, rustc 1.95): 72 bytes of frame at opt-level 2 and 3, 192 and a push at
-/// s, 256 and six pushes at z, none at 1 (whose closures are called instead), plus the
-/// return address and the 128-byte red zone below it: at most 440 bytes, which this covers.
-/// `mldsa/tests/secret_wipes.rs` found the spills after ExpandS, ExpandMask, KeyGen and Sign
-/// once it searched for values inside the rounds.
-const ROUND_FRAME_WIPE: usize = 512;
+// (x + 1) mod 5, (x + 2) mod 5 and (x + 4) mod 5 from tables, not computed: a loop that
+// opt-level z does not unroll would keep `% 5` as a divide instruction (of the public column
+// index; scripts/ct-divides.sh).
+const NEXT: [usize; 5] = [1, 2, 3, 4, 0];
+const NEXT2: [usize; 5] = [2, 3, 4, 0, 1];
+const PREV: [usize; 5] = [4, 0, 1, 2, 3];
 
-/// Two independent 4-way permutations, round by round in turn: a round cannot start before
-/// the last row of the one before it is done (theta reads every lane), so one permutation
-/// alone leaves the execution units idle at every round's end; the other's round fills them.
+/// The 24 rounds on four interleaved states, in a frame of its own (never inlined) that the
+/// caller then wipes. Rounds alternate between the caller's states and a scratch copy, each
+/// reading one whole and writing the other once (no separate pi/rho array, no copy in or
+/// out: 24 rounds end where they began). Theta's column parities of the input are computed
+/// once; each round then returns those of its output, accumulated as the rows are written,
+/// so no round reads the state twice. A loop of two rounds: 24 unrolled rounds (5,300
+/// instructions) overflow the decoded-instruction cache and ran 8% slower (Zen 4).
 #[target_feature(enable = "avx2")]
-pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+#[inline(never)]
+fn x4_in_frame(states: &mut [u64; 100]) {
+    align_frame!();
+    let mut c = parities(states);
+    let mut scratch = Lanes([0u64; 100]);
+    for rc in keccak_rc_in_frame().chunks_exact(2) {
+        round!(states, &mut scratch.0, &mut c, rc[0]);
+        round!(&scratch.0, states, &mut c, rc[1]);
+    }
+}
+
+/// Two independent 4-way permutations, round by round in turn, in a frame of their own: a
+/// round cannot start before the last row of the one before it is done (theta reads every
+/// lane), so one permutation alone leaves the execution units idle at every round's end;
+/// the other's round fills them.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn x4x2_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    align_frame!();
     let (mut c0, mut c1) = (parities(s0), parities(s1));
     let mut scratch0 = Lanes([0u64; 100]);
     let mut scratch1 = Lanes([0u64; 100]);
     for rc in keccak_rc_in_frame().chunks_exact(2) {
-        keccak_round(s0, &mut scratch0.0, &mut c0, rc[0]);
-        keccak_round(s1, &mut scratch1.0, &mut c1, rc[0]);
-        keccak_round(&scratch0.0, s0, &mut c0, rc[1]);
-        keccak_round(&scratch1.0, s1, &mut c1, rc[1]);
+        round!(s0, &mut scratch0.0, &mut c0, rc[0]);
+        round!(s1, &mut scratch1.0, &mut c1, rc[0]);
+        round!(&scratch0.0, s0, &mut c0, rc[1]);
+        round!(&scratch1.0, s1, &mut c1, rc[1]);
     }
-    zeroize::Zeroize::zeroize(&mut scratch0.0[..]);
-    zeroize::Zeroize::zeroize(&mut scratch1.0[..]);
-    zeroize::Zeroize::zeroize(&mut c0);
-    zeroize::Zeroize::zeroize(&mut c1);
-    wipe_below::<ROUND_FRAME_WIPE>();
 }
 
-/// One round of Keccak-f[1600] (FIPS 202 Alg. 7: theta, rho, pi, chi, iota) on four
-/// interleaved states, from `a` into `e`, one output row at a time so the row stays in
-/// registers. Lane (x, y) is index x + 5y; pi sends lane (x, y) to (y, 2x + 3y), so output
-/// row Y, column X comes from lane (3Y + X mod 5, X). `c` holds the column parities of `a`
-/// on entry and of `e` on exit.
+/// The 4-way permutation (lane `i` of instance `j` at `states[4 i + j]`). The states may be
+/// secret (ExpandS, ExpandMask): no copy is left behind, neither the scratch state, the
+/// output's column parities nor what the rounds spilled (theta's D, lanes after rho: after
+/// ExpandS, values one round from the secret output).
 #[target_feature(enable = "avx2")]
-#[inline(never)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "lane indices mod 5 in constants only (the pi step's source column); no state word is divided"
-)]
-fn keccak_round(a: &[u64; 100], e: &mut [u64; 100], c: &mut [__m256i; 5], rc: u64) {
-    // (x + 1) mod 5, (x + 2) mod 5 and (x + 4) mod 5 from tables, not computed: a loop that
-    // opt-level z does not unroll would keep `% 5` as a divide instruction (of the public
-    // column index; scripts/ct-divides.sh).
-    const NEXT: [usize; 5] = [1, 2, 3, 4, 0];
-    const NEXT2: [usize; 5] = [2, 3, 4, 0, 1];
-    const PREV: [usize; 5] = [4, 0, 1, 2, 3];
-    let d: [__m256i; 5] =
-        core::array::from_fn(|x| _mm256_xor_si256(c[PREV[x]], rotl(c[NEXT[x]], 1)));
-    // Unrolled by macro: every lane index and rotation is a constant.
-    macro_rules! lane {
-        ($x_out:literal, $y_out:literal) => {{
-            const X: usize = (3 * $y_out + $x_out) % 5;
-            const I: usize = X + 5 * $x_out;
-            // SAFETY: I < 25, so a[4I..4I + 4] is in bounds; unaligned load.
-            let v = unsafe { _mm256_loadu_si256(a.as_ptr().add(4 * I).cast()) };
-            rotl(_mm256_xor_si256(v, d[X]), RHO[I])
-        }};
-    }
-    let rc = _mm256_set1_epi64x(rc as i64);
-    macro_rules! row {
-        ($y:literal) => {{
-            let b = [
-                lane!(0, $y),
-                lane!(1, $y),
-                lane!(2, $y),
-                lane!(3, $y),
-                lane!(4, $y),
-            ];
-            for x in 0..5 {
-                let mut v = _mm256_xor_si256(b[x], _mm256_andnot_si256(b[NEXT[x]], b[NEXT2[x]]));
-                if $y == 0 && x == 0 {
-                    v = _mm256_xor_si256(v, rc);
-                }
-                // SAFETY: x + 5y < 25, so e[4(x + 5y)..][..4] is in bounds; unaligned store.
-                unsafe { _mm256_storeu_si256(e.as_mut_ptr().add(4 * (x + 5 * $y)).cast(), v) };
-                c[x] = if $y == 0 {
-                    v
-                } else {
-                    _mm256_xor_si256(c[x], v)
-                };
-            }
-        }};
-    }
-    row!(0);
-    row!(1);
-    row!(2);
-    row!(3);
-    row!(4);
+pub(super) fn keccak_x4(states: &mut [u64; 100]) {
+    x4_in_frame(states);
+    wipe_below::<X4_FRAME_WIPE>();
 }
+
+/// Two 4-way permutations at once; the frame is wiped as above.
+#[target_feature(enable = "avx2")]
+pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    x4x2_in_frame(s0, s1);
+    wipe_below::<X4X2_FRAME_WIPE>();
+}
+
+/// Bytes wiped below [`keccak_x4`] after [`x4_in_frame`]: that frame (the scratch state
+/// where it is kept in memory, the parities, the round constants' copy, the spills), its
+/// return address and pushes, its 64-byte alignment (at most 56 bytes), what it calls (at
+/// opt-level s and z: `memset`, `memcpy`, `parities` and closures) and the 128-byte red
+/// zone. Measured with `objdump -d` of the library (x86_64, rustc 1.95; the `sub` of each
+/// frame): 0x4c0 bytes at opt-level 1, 2 and 3, 0x5c0 and four pushes at s, 0x600 and six
+/// pushes at z, which calls `parities` (0x100 bytes and six pushes): at most 2,152 bytes.
+const X4_FRAME_WIPE: usize = 2560;
+
+/// The same for [`keccak_x4x2`] and [`x4x2_in_frame`] (two scratch states): 0x8c0 bytes at
+/// opt-level 1, 2 and 3, 0x9c0 and six pushes at s, 0xa40 and six pushes at z (which calls
+/// `parities`): at most 3,240 bytes.
+const X4X2_FRAME_WIPE: usize = 3584;
 
 #[cfg(test)]
 mod tests {

@@ -13,7 +13,7 @@
 #![allow(unsafe_code)]
 
 use crate::backend::field::{KECCAK_RHO, keccak_rc_in_frame};
-use crate::backend::frame::wipe_below;
+use crate::backend::frame::{align_frame, wipe_below};
 use core::arch::x86_64::*;
 
 /// Chi's b0 ^ (!b1 & b2) as a `vpternlogq` truth table (b0 = 0xF0, b1 = 0xCC, b2 = 0xAA).
@@ -99,13 +99,6 @@ permutation!(
     _mm512_rol_epi64, _mm512_set1_epi64
 );
 
-/// A 64-byte aligned local kept in memory: a permutation's frame that holds one is aligned
-/// to 64 bytes, so the compiler's spills of `zmm` (and `ymm`) registers never straddle two
-/// cache lines. Without it, the 8-way permutation (eleven `zmm` spills a round) took up to
-/// 70% longer over a band of stack placements (BENCHMARKS.md).
-#[repr(C, align(64))]
-struct CacheLine([u8; 64]);
-
 /// Bytes wiped below a permutation's caller, where the frame of `x1_in_frame` or
 /// `x4_in_frame` was: the register array, the round constants' copy, the cache line that
 /// aligns the frame, and whatever spills. Measured with `objdump -d` of the library (x86_64,
@@ -142,8 +135,7 @@ fn x4_in_frame(states: &mut [u64; 100]) {
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline(never)]
 fn x1_in_frame(state: &mut [u64; 25]) {
-    let mut line = CacheLine([0; 64]);
-    core::hint::black_box(&mut line.0);
+    align_frame!();
     let mut a: [__m256i; 25] = core::array::from_fn(|i| _mm256_set1_epi64x(state[i] as i64));
     permute_x4(&mut a, &keccak_rc_in_frame());
     for (w, v) in state.iter_mut().zip(a.iter()) {
@@ -156,8 +148,7 @@ fn x1_in_frame(state: &mut [u64; 25]) {
 #[target_feature(enable = "avx512f")]
 #[inline(never)]
 fn x8_in_frame(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
-    let mut line = CacheLine([0; 64]);
-    core::hint::black_box(&mut line.0);
+    align_frame!();
     let mut a: [__m512i; 25] = core::array::from_fn(|i| {
         // SAFETY: i < 25, so s0[4i..4i + 4] and s1[4i..4i + 4] are in bounds; unaligned
         // loads.
