@@ -81,6 +81,10 @@ pub enum Fault {
         /// Bytes after the buffer that changed (the farthest, counted from its end).
         after: usize,
     },
+    /// A kernel's two entry points (this library's Keccak permutations for secret and for
+    /// public states) gave different answers on the same input.
+    #[error("{kernel}: the entry points for secret and for public states disagree")]
+    EntryPoints { kernel: String },
     /// The C code's randomness could not be scripted.
     #[error("scripting the C randomness failed: {0}")]
     Script(String),

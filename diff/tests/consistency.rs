@@ -51,6 +51,15 @@ const NO_BOUNDS_CONTRACT: &[(&str, &str)] = &[
     ("keccak_f1600", "any 1600-bit state; compared bit-exactly"),
     ("keccak_f1600_x4", "any states; compared bit-exactly"),
     ("keccak_f1600_x4x2", "any states; compared bit-exactly"),
+    ("keccak_f1600_public", "keccak_f1600's, for a public state"),
+    (
+        "keccak_f1600_x4_public",
+        "keccak_f1600_x4's, for public states",
+    ),
+    (
+        "keccak_f1600_x4x2_public",
+        "keccak_f1600_x4x2's, for public states",
+    ),
     (
         "unpack_eta",
         "any bytes; its verdict is pack_eta's input contract (Checked asserts it)",

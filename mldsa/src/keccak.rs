@@ -9,6 +9,21 @@ pub const SHAKE128_RATE: usize = 168;
 /// SHAKE256 rate in bytes.
 pub const SHAKE256_RATE: usize = 136;
 
+/// Whether a sponge's state may hold a secret, which decides the permutation it calls: a
+/// backend's permutation for possibly secret states wipes the stack it used
+/// ([`frame`](crate::backend::frame)); the one for public states need not
+/// ([`Backend::keccak_f1600_public`]). Public: ExpandA (from rho), tr = H(pk), mu = H(tr ||
+/// M') and everything Verify hashes. Not public: what hashes xi, K or rho', ExpandS,
+/// ExpandMask and Sign's H(mu || w1) and SampleInBall (the w1 and c of a rejected attempt
+/// are never released).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secrecy {
+    /// The state may hold a secret (the default).
+    Secret,
+    /// Nothing the state holds is secret.
+    Public,
+}
+
 /// A SHAKE sponge with rate `RATE` bytes (168 for SHAKE128, 136 for SHAKE256). Its state
 /// may be secret (it absorbs seeds and keys): wiped on drop, and `Debug` shows none of it.
 /// The state is the first field of a 64-byte aligned struct, so a SIMD permutation's loads
@@ -19,6 +34,7 @@ pub struct Shake<B, const RATE: usize> {
     state: [u64; 25],
     pos: usize,
     squeezing: bool,
+    secrecy: Secrecy,
     backend: B,
 }
 
@@ -55,18 +71,27 @@ fn get_byte(state: &[u64], pos: usize) -> u8 {
 }
 
 impl<B: Backend, const RATE: usize> Shake<B, RATE> {
-    /// An empty sponge.
+    /// An empty sponge whose state may hold a secret.
     pub fn new(backend: B) -> Self {
+        Self::with_secrecy(backend, Secrecy::Secret)
+    }
+
+    /// An empty sponge, for a state that may hold a secret or not ([`Secrecy`]).
+    pub fn with_secrecy(backend: B, secrecy: Secrecy) -> Self {
         Shake {
             state: [0; 25],
             pos: 0,
             squeezing: false,
+            secrecy,
             backend,
         }
     }
 
     fn permute(&mut self) {
-        Checked(self.backend).keccak_f1600(&mut self.state);
+        match self.secrecy {
+            Secrecy::Secret => Checked(self.backend).keccak_f1600(&mut self.state),
+            Secrecy::Public => Checked(self.backend).keccak_f1600_public(&mut self.state),
+        }
     }
 
     /// Absorbs more input.
@@ -145,9 +170,15 @@ impl<B: Backend, const RATE: usize> Shake<B, RATE> {
         }
     }
 
-    /// One-shot: SHAKE(input parts concatenated) truncated to `out.len()` bytes.
+    /// One-shot: SHAKE(input parts concatenated) truncated to `out.len()` bytes; the input
+    /// may be secret.
     pub fn digest(backend: B, parts: &[&[u8]], out: &mut [u8]) {
-        let mut s = Self::new(backend);
+        Self::digest_with(backend, Secrecy::Secret, parts, out);
+    }
+
+    /// [`Shake::digest`] of input that may be secret or not ([`Secrecy`]).
+    pub fn digest_with(backend: B, secrecy: Secrecy, parts: &[&[u8]], out: &mut [u8]) {
+        let mut s = Self::with_secrecy(backend, secrecy);
         for p in parts {
             s.absorb(p);
         }
@@ -173,6 +204,7 @@ pub struct ShakeWide<B, const RATE: usize, const S: usize> {
     /// Per 4-way state, interleaved: lane `i` of sponge `4 s + j` is `state[s][4 * i + j]`.
     state: [[u64; 100]; S],
     backend: B,
+    secrecy: Secrecy,
     /// The state holds an output block not yet squeezed (right after absorbing).
     ready: bool,
     /// The inputs have been absorbed (squeezing is allowed, absorbing is not).
@@ -199,12 +231,18 @@ pub type ShakeX4<B, const RATE: usize> = ShakeWide<B, RATE, 1>;
 pub type ShakeX8<B, const RATE: usize> = ShakeWide<B, RATE, 2>;
 
 impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
-    /// `4 S` empty sponges.
+    /// `4 S` empty sponges whose states may hold secrets.
     pub fn new(backend: B) -> Self {
+        Self::with_secrecy(backend, Secrecy::Secret)
+    }
+
+    /// `4 S` empty sponges, for states that may hold secrets or not ([`Secrecy`]).
+    pub fn with_secrecy(backend: B, secrecy: Secrecy) -> Self {
         assert!(S == 1 || S == 2, "one or two 4-way states");
         ShakeWide {
             state: [[0; 100]; S],
             backend,
+            secrecy,
             ready: false,
             absorbed: false,
         }
@@ -212,9 +250,11 @@ impl<B: Backend, const RATE: usize, const S: usize> ShakeWide<B, RATE, S> {
 
     fn permute(&mut self) {
         let kb = Checked(self.backend);
-        match &mut self.state[..] {
-            [s] => kb.keccak_f1600_x4(s),
-            [s0, s1] => kb.keccak_f1600_x4x2(s0, s1),
+        match (&mut self.state[..], self.secrecy) {
+            ([s], Secrecy::Secret) => kb.keccak_f1600_x4(s),
+            ([s], Secrecy::Public) => kb.keccak_f1600_x4_public(s),
+            ([s0, s1], Secrecy::Secret) => kb.keccak_f1600_x4x2(s0, s1),
+            ([s0, s1], Secrecy::Public) => kb.keccak_f1600_x4x2_public(s0, s1),
             _ => unreachable!("one or two 4-way states"),
         }
     }

@@ -5,7 +5,7 @@
 use crate::backend::{Backend, Checked};
 use crate::ct;
 use crate::error::Error;
-use crate::keccak::Shake256;
+use crate::keccak::{Secrecy, Shake256};
 use crate::params::{CRH_BYTES, K_MAX, L_MAX, POLY_T0_BYTES, POLY_T1_BYTES, Params, SEED_BYTES};
 use crate::poly::Poly;
 use crate::sample::{MaskStream, expand_a, expand_s, sample_in_ball, sample_in_ball_into};
@@ -234,9 +234,10 @@ pub(crate) fn unpack_sig<B: Backend>(
     Ok(())
 }
 
-/// mu = H(tr || M', 64) (FIPS 204 Alg. 7 line 6, Alg. 8 line 7); M' given in parts.
+/// mu = H(tr || M', 64) (FIPS 204 Alg. 7 line 6, Alg. 8 line 7); M' given in parts. Public
+/// (tr and the message are).
 pub(crate) fn compute_mu<B: Backend>(b: B, tr: &[u8; 64], m_prime: &[&[u8]]) -> [u8; 64] {
-    let mut xof = Shake256::new(b);
+    let mut xof = Shake256::with_secrecy(b, Secrecy::Public);
     xof.absorb(tr);
     for part in m_prime {
         xof.absorb(part);
@@ -246,10 +247,10 @@ pub(crate) fn compute_mu<B: Backend>(b: B, tr: &[u8; 64], m_prime: &[&[u8]]) -> 
     mu
 }
 
-/// tr = H(pk, 64).
+/// tr = H(pk, 64). Public.
 pub(crate) fn compute_tr<B: Backend>(b: B, pk: &[u8]) -> [u8; 64] {
     let mut tr = [0u8; 64];
-    Shake256::digest(b, &[pk], &mut tr);
+    Shake256::digest_with(b, Secrecy::Public, &[pk], &mut tr);
     tr
 }
 
@@ -530,7 +531,13 @@ pub(crate) fn verify_mu<B: Backend>(
         kb.pack_w1(g2, &mut w1_packed[r * w1b..(r + 1) * w1b], &w1);
     }
     let mut ctilde2 = [0u8; 64];
-    Shake256::digest(b, &[mu, &w1_packed[..p.k * w1b]], &mut ctilde2[..cb]);
+    // Verify hashes nothing secret.
+    Shake256::digest_with(
+        b,
+        Secrecy::Public,
+        &[mu, &w1_packed[..p.k * w1b]],
+        &mut ctilde2[..cb],
+    );
     if ctilde2[..cb] == *ctilde {
         Ok(())
     } else {

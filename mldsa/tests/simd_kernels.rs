@@ -600,9 +600,20 @@ fn keccak_four_way_on<B: Backend>(simd: B) {
     for _ in 0..if cfg!(miri) { 2 } else { 200 } {
         let mut s: [u64; 100] = core::array::from_fn(|_| rng.r#gen());
         let mut t = s;
+        let (mut t_public, mut one, mut one_public) = (s, [0u64; 25], [0u64; 25]);
+        one.copy_from_slice(&s[..25]);
+        one_public.copy_from_slice(&s[..25]);
+        let mut one_want = one;
+        Portable.keccak_f1600(&mut one_want);
+        simd.keccak_f1600(&mut one);
+        simd.keccak_f1600_public(&mut one_public);
+        assert_eq!(one, one_want, "keccak_f1600");
+        assert_eq!(one_public, one_want, "keccak_f1600_public");
         Portable.keccak_f1600_x4(&mut s);
         simd.keccak_f1600_x4(&mut t);
+        simd.keccak_f1600_x4_public(&mut t_public);
         assert_eq!(s, t);
+        assert_eq!(s, t_public, "keccak_f1600_x4_public");
         // The interleaved pair equals the 4-way permutation on each.
         let (mut u, mut v): ([u64; 100], [u64; 100]) = (
             core::array::from_fn(|_| rng.r#gen()),
@@ -611,7 +622,10 @@ fn keccak_four_way_on<B: Backend>(simd: B) {
         let (mut u1, mut v1) = (u, v);
         Portable.keccak_f1600_x4(&mut u1);
         Portable.keccak_f1600_x4(&mut v1);
+        let (mut u2, mut v2) = (u, v);
         simd.keccak_f1600_x4x2(&mut u, &mut v);
+        simd.keccak_f1600_x4x2_public(&mut u2, &mut v2);
         assert_eq!((u, v), (u1, v1), "keccak_f1600_x4x2");
+        assert_eq!((u2, v2), (u1, v1), "keccak_f1600_x4x2_public");
     }
 }

@@ -1,4 +1,6 @@
-//! Keccak-f[1600]: one state, four interleaved states, and two sets of four.
+//! Keccak-f[1600]: one state, four interleaved states, and two sets of four. Each check
+//! exercises both of a permutation's entry points, for secret and for public states (this
+//! library's oracle answers only when they agree: `impls/ours.rs`).
 
 use super::def::{Def, Family};
 use super::inputs::{bytes_out, fixed_or_random};
@@ -36,7 +38,7 @@ const fn keccak(
 
 pub static KECCAK: Def = keccak(
     "keccak_f1600",
-    &["keccak_f1600"],
+    &["keccak_f1600", "keccak_f1600_public"],
     |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], STATE),
     |_| "200-byte state -> Keccak-f[1600]; exact".into(),
     |o, check, case| {
@@ -47,7 +49,7 @@ pub static KECCAK: Def = keccak(
 
 pub static KECCAK_X4: Def = keccak(
     "keccak_f1600_x4",
-    &["keccak_f1600_x4"],
+    &["keccak_f1600_x4", "keccak_f1600_x4_public"],
     |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], 4 * STATE),
     |_| "four interleaved states -> Keccak-f[1600] x4; exact".into(),
     |o, check, case| {
@@ -58,7 +60,7 @@ pub static KECCAK_X4: Def = keccak(
 
 pub static KECCAK_X4X2: Def = keccak(
     "keccak_f1600_x4x2",
-    &["keccak_f1600_x4x2"],
+    &["keccak_f1600_x4x2", "keccak_f1600_x4x2_public"],
     |_, index, edge, src| fixed_or_random(src, edge, index, &[0, 0xff, 0x01], 8 * STATE),
     |_| {
         "two sets of four interleaved states -> Keccak-f[1600] x4 on each (a backend \

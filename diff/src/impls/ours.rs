@@ -234,17 +234,29 @@ impl<B: Backend> Oracle for Ours<B> {
             ok.then(|| h.values().to_vec()),
         )
     }
+    // Each Keccak kernel runs both its entry points, for secret and for public states
+    // (`Backend::keccak_f1600_public`, ...: the same permutation, one wiping its stack), and
+    // answers only if they agree.
     fn keccak_f1600(&self, _: &Params, s: [u64; 25]) -> Got<[u64; 25]> {
-        self.in_place("keccak_f1600", s, |b, s| b.keccak_f1600(s))
+        let secret = self.in_place("keccak_f1600", s, |b, s| b.keccak_f1600(s))?;
+        let public = self.in_place("keccak_f1600", s, |b, s| b.keccak_f1600_public(s))?;
+        agree("keccak_f1600", secret, public)
     }
     fn keccak_f1600_x4(&self, _: &Params, s: [u64; 100]) -> Got<[u64; 100]> {
-        self.in_place("keccak_f1600_x4", s, |b, s| b.keccak_f1600_x4(s))
+        let secret = self.in_place("keccak_f1600_x4", s, |b, s| b.keccak_f1600_x4(s))?;
+        let public = self.in_place("keccak_f1600_x4", s, |b, s| b.keccak_f1600_x4_public(s))?;
+        agree("keccak_f1600_x4", secret, public)
     }
     fn keccak_f1600_x4x2(&self, _: &Params, s: [[u64; 100]; 2]) -> Got<[[u64; 100]; 2]> {
-        let (mut s0, mut s1) = (Guarded::new(&[s[0]]), Guarded::new(&[s[1]]));
-        self.b.keccak_f1600_x4x2(&mut s0.out()[0], &mut s1.out()[0]);
-        let v = [s0.violation(), s1.violation()];
-        checked("keccak_f1600_x4x2", &v, [s0.values()[0], s1.values()[0]])
+        let run = |op: fn(B, &mut [u64; 100], &mut [u64; 100])| {
+            let (mut s0, mut s1) = (Guarded::new(&[s[0]]), Guarded::new(&[s[1]]));
+            op(self.b, &mut s0.out()[0], &mut s1.out()[0]);
+            let v = [s0.violation(), s1.violation()];
+            checked("keccak_f1600_x4x2", &v, [s0.values()[0], s1.values()[0]])
+        };
+        let secret = run(|b, s0, s1| b.keccak_f1600_x4x2(s0, s1))?;
+        let public = run(|b, s0, s1| b.keccak_f1600_x4x2_public(s0, s1))?;
+        agree("keccak_f1600_x4x2", secret, public)
     }
     fn poly_uniform(&self, _: &Params, seed: &[u8; 34]) -> Got<Poly> {
         self.out_poly("poly_uniform", |b, a| {
@@ -328,6 +340,19 @@ impl<B: Backend> Oracle for Ours<B> {
 /// `internal` of M' in parts: FIPS 204 Alg. 2 (pure), Alg. 4 (HashML-DSA, its digest
 /// computed or given) or M' as given; `external` of mu (external mu has no M'). `cx` is
 /// what both may need mutably (the signature buffer).
+/// `secret` if the two entry points of `kernel` agree, else a fault naming it.
+fn agree<T: PartialEq>(kernel: &str, secret: T, public: T) -> Got<T> {
+    if secret == public {
+        Ok(secret)
+    } else {
+        Err(crate::oracle::Miss::Fault(
+            crate::model::Fault::EntryPoints {
+                kernel: kernel.to_string(),
+            },
+        ))
+    }
+}
+
 fn m_prime<C>(
     m: Msg<'_>,
     cx: C,

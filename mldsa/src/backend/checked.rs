@@ -215,4 +215,13 @@ impl<B: Backend> Checked<B> {
     pub(crate) fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
         self.0.keccak_f1600_x4x2(s0, s1);
     }
+    pub(crate) fn keccak_f1600_public(self, s: &mut [u64; 25]) {
+        self.0.keccak_f1600_public(s);
+    }
+    pub(crate) fn keccak_f1600_x4_public(self, s: &mut [u64; 100]) {
+        self.0.keccak_f1600_x4_public(s);
+    }
+    pub(crate) fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.0.keccak_f1600_x4x2_public(s0, s1);
+    }
 }

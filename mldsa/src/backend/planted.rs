@@ -106,6 +106,19 @@ impl<B: Backend> Backend for Planted<B> {
         keccak_fault(s0, 4);
         keccak_fault(s1, 4);
     }
+    fn keccak_f1600_public(self, state: &mut [u64; 25]) {
+        self.0.keccak_f1600_public(state);
+        keccak_fault(state, 1);
+    }
+    fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        self.0.keccak_f1600_x4_public(states);
+        keccak_fault(states, 4);
+    }
+    fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.0.keccak_f1600_x4x2_public(s0, s1);
+        keccak_fault(s0, 4);
+        keccak_fault(s1, 4);
+    }
 
     fn ntt(self, a: &mut Poly) {
         self.0.ntt(a);

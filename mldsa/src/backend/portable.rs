@@ -214,6 +214,11 @@ pub(crate) mod kernels {
         crate::backend::frame::wipe_below::<PERMUTE_FRAME_WIPE>();
     }
 
+    /// [`keccak_f1600`] of a state that holds no secret: no frame to wipe.
+    pub(crate) fn keccak_f1600_public(state: &mut [u64; 25]) {
+        keccak::f1600(state);
+    }
+
     /// The crate's permutation, never inlined: whatever the compiler inlines into it, all
     /// of its stack lies below the caller's stack pointer, where the wipe then writes.
     #[inline(never)]

@@ -81,6 +81,26 @@ pub trait Backend: Copy + core::fmt::Debug + Send + Sync + 'static {
         self.keccak_f1600_x4(s1);
     }
 
+    /// [`Backend::keccak_f1600`] of a state that holds no secret
+    /// ([`Secrecy::Public`](crate::keccak::Secrecy)): the same permutation, without wiping
+    /// what it leaves on the stack. The default is the portable permutation's: a backend
+    /// with a permutation of its own overrides both.
+    fn keccak_f1600_public(self, state: &mut [u64; 25]) {
+        portable::kernels::keccak_f1600_public(state)
+    }
+
+    /// [`Backend::keccak_f1600_x4`] of states that hold no secret, as
+    /// [`Backend::keccak_f1600_public`]. The default is the wiping one.
+    fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        self.keccak_f1600_x4(states)
+    }
+
+    /// [`Backend::keccak_f1600_x4x2`] of states that hold no secret, as
+    /// [`Backend::keccak_f1600_public`]. The default is the wiping one.
+    fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.keccak_f1600_x4x2(s0, s1)
+    }
+
     /// Forward NTT (FIPS 204 Alg. 41) in place; output in bit-reversed order as in FIPS 204.
     /// Contract: [`contract::NTT`].
     fn ntt(self, a: &mut Poly) {

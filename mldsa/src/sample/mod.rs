@@ -9,7 +9,7 @@ mod ball;
 pub use ball::{sample_in_ball, sample_in_ball_into};
 
 use crate::backend::{Backend, Checked};
-use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Shake256, ShakeWide, ShakeX4, ShakeX8};
+use crate::keccak::{SHAKE128_RATE, SHAKE256_RATE, Secrecy, Shake256, ShakeWide, ShakeX4, ShakeX8};
 use crate::params::{K_MAX, L_MAX, N, Params};
 use crate::poly::Poly;
 use crate::small_div::div_rem_small;
@@ -69,6 +69,7 @@ fn group_width<B: Backend>(left: usize) -> usize {
 /// blocks, then one more block at a time while any polynomial is short.
 fn rej_fill_wide<B: Backend, const RATE: usize, const S: usize>(
     b: B,
+    secrecy: Secrecy,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
     buf: &mut WideBuf,
@@ -76,7 +77,7 @@ fn rej_fill_wide<B: Backend, const RATE: usize, const S: usize>(
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
     let w = 4 * S;
-    let mut xof = ShakeWide::<B, RATE, S>::new(b);
+    let mut xof = ShakeWide::<B, RATE, S>::with_secrecy(b, secrecy);
     xof.absorb_once(&seeds[..w]);
     let len = first * RATE;
     xof.squeeze_blocks(&mut buf.each_mut().map(|x| &mut x[..len])[..w]);
@@ -96,13 +97,14 @@ fn rej_fill_wide<B: Backend, const RATE: usize, const S: usize>(
 /// Single-way counterpart of [`rej_fill_wide`].
 fn rej_fill<B: Backend, const RATE: usize>(
     b: B,
+    secrecy: Secrecy,
     seed: &[u8],
     out: &mut Poly,
     buf: &mut [u8; MAX_FIRST_BYTES],
     first: usize,
     rej: impl Fn(&mut [i32], &[u8]) -> usize,
 ) {
-    let mut xof = crate::keccak::Shake::<B, RATE>::new(b);
+    let mut xof = crate::keccak::Shake::<B, RATE>::with_secrecy(b, secrecy);
     xof.absorb(seed);
     xof.squeeze(&mut buf[..first * RATE]);
     let mut n = rej(&mut out.coeffs, &buf[..first * RATE]);
@@ -134,8 +136,10 @@ impl Scratch {
 }
 
 /// How [`rej_sample`] turns sponge output into polynomials: `first` blocks squeezed before
-/// the first pass of the rejection kernel `rej`, then `finish` applied to each polynomial.
+/// the first pass of the rejection kernel `rej`, then `finish` applied to each polynomial;
+/// `secrecy` says whether the sponges' states may hold a secret.
 struct Rejection<R, F> {
+    secrecy: Secrecy,
     first: usize,
     rej: R,
     finish: F,
@@ -153,7 +157,12 @@ fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
     scratch: &mut Scratch,
     how: Rejection<impl Fn(&mut [i32], &[u8]) -> usize + Copy, impl Fn(&mut Poly)>,
 ) {
-    let Rejection { first, rej, finish } = how;
+    let Rejection {
+        secrecy,
+        first,
+        rej,
+        finish,
+    } = how;
     let Scratch { buf, pad } = scratch;
     let mut seed_buf = Seeds::<SEED>::new();
     let mut i = 0;
@@ -163,7 +172,7 @@ fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
         if w == 1 {
             let a = dest.next().expect("a destination per polynomial");
             seed(i, &mut seed_buf.0[0]);
-            rej_fill::<B, RATE>(b, &seed_buf.0[0], a, &mut buf[0], first, rej);
+            rej_fill::<B, RATE>(b, secrecy, &seed_buf.0[0], a, &mut buf[0], first, rej);
             finish(a);
             i += 1;
             continue;
@@ -180,11 +189,11 @@ fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
         };
         if w == 8 {
             let mut out: [&mut Poly; 8] = core::array::from_fn(&mut take);
-            rej_fill_wide::<B, RATE, 2>(b, &seeds, &mut out, buf, first, rej);
+            rej_fill_wide::<B, RATE, 2>(b, secrecy, &seeds, &mut out, buf, first, rej);
             out[..real].iter_mut().for_each(|a| finish(a));
         } else {
             let mut out: [&mut Poly; 4] = core::array::from_fn(&mut take);
-            rej_fill_wide::<B, RATE, 1>(b, &seeds, &mut out, buf, first, rej);
+            rej_fill_wide::<B, RATE, 1>(b, secrecy, &seeds, &mut out, buf, first, rej);
             out[..real].iter_mut().for_each(|a| finish(a));
         }
         i += real;
@@ -194,9 +203,15 @@ fn rej_sample<'a, B: Backend, const RATE: usize, const SEED: usize>(
 /// RejNTTPoly (FIPS 204 Alg. 30) for one seed rho || s || r.
 pub fn poly_uniform<B: Backend>(b: B, seed: &[u8; 34], out: &mut Poly) {
     let mut buf = [0u8; MAX_FIRST_BYTES];
-    rej_fill::<B, SHAKE128_RATE>(b, seed, out, &mut buf, UNIFORM_FIRST_BLOCKS, |o, buf| {
-        Checked(b).rej_uniform(o, buf)
-    });
+    rej_fill::<B, SHAKE128_RATE>(
+        b,
+        Secrecy::Public,
+        seed,
+        out,
+        &mut buf,
+        UNIFORM_FIRST_BLOCKS,
+        |o, buf| Checked(b).rej_uniform(o, buf),
+    );
 }
 
 /// Entries `first .. first + count` of A-hat (FIPS 204 Alg. 32, entry `i` = A-hat\[i / l\]\[i
@@ -223,6 +238,8 @@ fn sample_entries<'a, B: Backend>(
         dest,
         &mut Scratch::new(),
         Rejection {
+            // A-hat is public (from rho).
+            secrecy: Secrecy::Public,
             first: UNIFORM_FIRST_BLOCKS,
             rej: |o: &mut [i32], buf: &[u8]| Checked(b).rej_uniform(o, buf),
             // Sampled in canonical NTT order; the backend may keep its own.
@@ -361,6 +378,7 @@ pub fn expand_s<B: Backend>(
         dest,
         &mut scratch,
         Rejection {
+            secrecy: Secrecy::Secret,
             first: eta_first_blocks(p.eta),
             rej: |o: &mut [i32], buf: &[u8]| Checked(b).rej_eta(p.eta, o, buf),
             finish: |_: &mut Poly| {},
@@ -378,7 +396,7 @@ pub fn poly_uniform_eta<B: Backend>(
 ) {
     let first = eta_first_blocks(eta);
     let mut buf = [0u8; MAX_FIRST_BYTES];
-    rej_fill::<B, SHAKE256_RATE>(b, seed, out, &mut buf, first, |o, buf| {
+    rej_fill::<B, SHAKE256_RATE>(b, Secrecy::Secret, seed, out, &mut buf, first, |o, buf| {
         Checked(b).rej_eta(eta, o, buf)
     });
     zeroize::Zeroize::zeroize(&mut buf[..]);

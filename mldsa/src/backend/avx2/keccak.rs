@@ -159,6 +159,18 @@ pub(super) fn keccak_x4x2(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
     wipe_below::<X4X2_FRAME_WIPE>();
 }
 
+/// [`keccak_x4`] of states that hold no secret: nothing to wipe.
+#[target_feature(enable = "avx2")]
+pub(super) fn keccak_x4_public(states: &mut [u64; 100]) {
+    x4_in_frame(states);
+}
+
+/// [`keccak_x4x2`] of states that hold no secret: nothing to wipe.
+#[target_feature(enable = "avx2")]
+pub(super) fn keccak_x4x2_public(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    x4x2_in_frame(s0, s1);
+}
+
 /// Bytes wiped below [`keccak_x4`] after [`x4_in_frame`]: that frame (the scratch state
 /// where it is kept in memory, the parities, the round constants' copy, the spills), its
 /// return address and pushes, its 64-byte alignment (at most 56 bytes), what it calls (at

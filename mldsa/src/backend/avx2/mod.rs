@@ -88,6 +88,12 @@ impl Backend for Avx2 {
     fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
         avx2!(keccak::keccak_x4x2(s0, s1))
     }
+    fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        avx2!(keccak::keccak_x4_public(states))
+    }
+    fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        avx2!(keccak::keccak_x4x2_public(s0, s1))
+    }
     fn ntt(self, a: &mut Poly) {
         avx2!(ntt::ntt(a))
     }

@@ -199,6 +199,24 @@ pub(super) fn keccak_x8(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
     wipe_below::<PERMUTE_X8_FRAME_WIPE>();
 }
 
+/// [`keccak_x1`] of a state that holds no secret: nothing to wipe.
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(super) fn keccak_x1_public(state: &mut [u64; 25]) {
+    x1_in_frame(state);
+}
+
+/// [`keccak_x4`] of states that hold no secret: nothing to wipe.
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(super) fn keccak_x4_public(states: &mut [u64; 100]) {
+    x4_in_frame(states);
+}
+
+/// [`keccak_x8`] of states that hold no secret: nothing to wipe.
+#[target_feature(enable = "avx512f")]
+pub(super) fn keccak_x8_public(s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+    x8_in_frame(s0, s1);
+}
+
 #[cfg(test)]
 mod tests {
     use crate::backend::{Avx512, Backend, Portable};

@@ -121,6 +121,15 @@ impl Backend for Avx512 {
     fn keccak_f1600_x4x2(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
         avx512!(keccak::keccak_x8(s0, s1))
     }
+    fn keccak_f1600_public(self, state: &mut [u64; 25]) {
+        avx512!(keccak::keccak_x1_public(state))
+    }
+    fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        avx512!(keccak::keccak_x4_public(states))
+    }
+    fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        avx512!(keccak::keccak_x8_public(s0, s1))
+    }
 
     fn ntt(self, a: &mut Poly) {
         avx512!(ntt::ntt(a))
