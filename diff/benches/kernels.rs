@@ -7,7 +7,7 @@
 //! Power2Round, Decompose, MakeHint, UseHint, the norm check; mldsa only).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use mldsa::backend::{AnyBackend, Backend, BackendKind};
+use mldsa::backend::{AnyBackend, Backend, BackendKind, Portable};
 use mldsa::poly::Poly;
 use mldsa::with_backend;
 use mldsa_diff::Oracle;
@@ -35,6 +35,10 @@ fn bench(c: &mut Criterion) {
         z.coeffs[i] = (i as i32 * 4099) % 1_048_575 - 524_287;
     }
     let (t0x5, zx5) = ([t0; 5], [z; 5]);
+    // Their encodings, for the unpacking kernels.
+    let (mut t0_packed, mut z_packed) = ([0u8; 416], [0u8; 640]);
+    Portable.pack_t0(&mut t0_packed, &t0);
+    Portable.pack_z(mldsa::params::Gamma1::Pow19, &mut z_packed, &z);
     // The rounding kernels' inputs (ML-DSA-65's gamma2): a in [0, q), a0 within 2 gamma2 with
     // a1 in [0, m), and hint bits.
     const G2: mldsa::params::Gamma2 = mldsa::params::Gamma2::QMinus1Over32;
@@ -63,6 +67,8 @@ fn bench(c: &mut Criterion) {
         "rej_eta",
         "pack_t0",
         "pack_z",
+        "unpack_t0",
+        "unpack_z",
         "keccak_f1600",
         "keccak_f1600_x4",
         "keccak_f1600_x4x2",
@@ -131,6 +137,16 @@ fn bench(c: &mut Criterion) {
                         let mut out = [0u8; 640];
                         b.pack_z(mldsa::params::Gamma1::Pow19, &mut out, black_box(&z));
                         out
+                    }),
+                    "unpack_t0" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        b.unpack_t0(&mut x, black_box(&t0_packed));
+                        x
+                    }),
+                    "unpack_z" => bch.iter(|| {
+                        let mut x = Poly::ZERO;
+                        b.unpack_z(mldsa::params::Gamma1::Pow19, &mut x, black_box(&z_packed));
+                        x
                     }),
                     "keccak_f1600" => bch.iter(|| {
                         let mut s = [1u64; 25];
@@ -214,6 +230,8 @@ fn bench(c: &mut Criterion) {
                     | "rej_eta"
                     | "pack_t0"
                     | "pack_z"
+                    | "unpack_t0"
+                    | "unpack_z"
                     | "pointwise_montgomery"
                     | "pointwise_acc_montgomery"
                     | "reduce"

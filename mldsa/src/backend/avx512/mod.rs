@@ -24,8 +24,11 @@
 //! - The rounding kernels and the norm check (`round`): Power2Round, Decompose, MakeHint,
 //!   UseHint, with lane selections in mask registers.
 //!
-//! Every other kernel (the packing kernels and the NTT-order permutations) is forwarded to
-//! the AVX2 backend until a measured AVX-512 version beats it.
+//! - Unpacking (`pack`) of t1, t0, s1/s2 and z: sixteen fields a step, from one masked byte
+//!   load (no padded copy for the last steps), `vpermd` and `vpshufb`.
+//!
+//! Every other kernel (packing and the NTT-order permutations) is forwarded to the AVX2
+//! backend until a measured AVX-512 version beats it.
 //!
 //! The kernels load and store polynomials with aligned 64-byte instructions: `Poly` is
 //! 64-byte aligned (`util` asserts it at compile time).
@@ -34,6 +37,7 @@
 mod arith;
 mod keccak;
 mod ntt;
+mod pack;
 mod round;
 mod sample;
 mod util;
@@ -181,18 +185,26 @@ impl Backend for Avx512 {
     fn chknorm(self, a: &Poly, bound: i32) -> bool {
         avx512!(round::chknorm(a, bound))
     }
+    fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
+        avx512!(pack::unpack_fields(a, buf, g.z_bits(), Some(g.value())))
+    }
+    fn unpack_t1(self, a: &mut Poly, buf: &[u8]) {
+        avx512!(pack::unpack_fields(a, buf, 10, None))
+    }
+    fn unpack_t0(self, a: &mut Poly, buf: &[u8]) {
+        avx512!(pack::unpack_fields(a, buf, 13, Some(1 << 12)))
+    }
+    fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+        avx512!(pack::unpack_eta(eta, a, buf))
+    }
 
     forward_to_avx2! {
         fn ntt_order_from_canonical(self, a: &mut Poly);
         fn ntt_order_to_canonical(self, a: &mut Poly);
         fn pack_t1(self, out: &mut [u8], a: &Poly);
-        fn unpack_t1(self, a: &mut Poly, buf: &[u8]);
         fn pack_t0(self, out: &mut [u8], a: &Poly);
-        fn unpack_t0(self, a: &mut Poly, buf: &[u8]);
         fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly);
-        fn unpack_eta(self, eta: Eta, a: &mut Poly, buf: &[u8]) -> bool;
         fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly);
-        fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]);
         fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly);
         fn pack_hint(self, out: &mut [u8], h: &[Poly], omega: usize);
         fn unpack_hint(self, h: &mut [Poly], buf: &[u8], omega: usize) -> Result<(), HintError>;
