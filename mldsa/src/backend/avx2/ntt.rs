@@ -4,6 +4,7 @@
 
 use super::util::{load, odd, store};
 use crate::backend::field::{self, Q, QINV, ZETAS};
+use crate::backend::frame::align_frame;
 use crate::poly::Poly;
 use core::arch::x86_64::*;
 
@@ -210,6 +211,9 @@ pub(super) fn transpose_groups(p: &mut Poly) {
 /// coefficient, so the result is bit-identical.
 #[target_feature(enable = "avx2")]
 pub(super) fn ntt(p: &mut Poly) {
+    // Aligned spills (`frame::align_frame!`): an unaligned `ymm` spill straddles a page at
+    // some stack placements.
+    align_frame!();
     // Every butterfly names its vectors by constant index, so the eight vectors stay in
     // registers (a loop over indices would keep them in memory).
     let (z1, z2, z3) = (tw(ZETAS[1]), tw(ZETAS[2]), tw(ZETAS[3]));
@@ -254,6 +258,9 @@ pub(super) fn ntt(p: &mut Poly) {
 /// by block left to right; so does this.
 #[target_feature(enable = "avx2")]
 pub(super) fn invntt_tomont(p: &mut Poly) {
+    // Aligned spills (`frame::align_frame!`): an unaligned `ymm` spill straddles a page at
+    // some stack placements.
+    align_frame!();
     let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
     for g in 0..4 {
         let mut v = load8(p, 8 * g, 1);

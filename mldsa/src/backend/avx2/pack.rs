@@ -3,6 +3,7 @@
 #![allow(unsafe_code)]
 
 use super::util::{load, store};
+use crate::backend::frame::align_frame;
 use crate::params::{Eta, N};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
@@ -127,6 +128,9 @@ impl FieldReader {
     reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
 )]
 pub(super) fn unpack_fields(a: &mut Poly, buf: &[u8], bits: usize, base: Option<i32>) {
+    // Aligned spills (`frame::align_frame!`): an unaligned `ymm` spill straddles a page at
+    // some stack placements.
+    align_frame!();
     assert_eq!(buf.len(), N * bits / 8, "packed polynomial length");
     let r = FieldReader::new(bits);
     for i in 0..N / 8 {
@@ -285,6 +289,9 @@ fn store_tail(out: &mut [u8], at: usize, n: usize, g: __m128i) {
     reason = "packed lengths and bit offsets: public bit widths and positions divided by the constant 8 (a shift); no coefficient is divided"
 )]
 pub(super) fn unpack_eta(eta: Eta, a: &mut Poly, buf: &[u8]) -> bool {
+    // Aligned spills (`frame::align_frame!`): an unaligned `ymm` spill straddles a page at
+    // some stack placements.
+    align_frame!();
     assert_eq!(buf.len(), eta.poly_eta_bytes(), "packed polynomial length");
     let r = FieldReader::new(eta.bits());
     let mut above = 0;

@@ -118,6 +118,7 @@ const PERMUTE_X8_FRAME_WIPE: usize = 2304;
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline(never)]
 fn x4_in_frame(states: &mut [u64; 100]) {
+    align_frame!();
     let mut a: [__m256i; 25] = core::array::from_fn(|i| {
         // SAFETY: i < 25, so states[4i..4i + 4] is in bounds; unaligned load.
         unsafe { _mm256_loadu_si256(states.as_ptr().add(4 * i).cast()) }
