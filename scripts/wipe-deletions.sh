@@ -134,7 +134,7 @@ has_avx2=0
 if [ -z "$target" ] && grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then has_avx2=1; fi
 # AVX-512: its subsets (mldsa/src/backend/avx512/mod.rs, REQUIRED) and AVX2.
 has_avx512=$has_avx2
-for f in avx512f avx512vl avx512bw avx512dq; do grep -qw "$f" /proc/cpuinfo || has_avx512=0; done
+for f in avx512f avx512vl avx512bw avx512dq avx512vbmi; do grep -qw "$f" /proc/cpuinfo || has_avx512=0; done
 # Neon: under QEMU (--target), or natively on an aarch64 machine (the nightly's arm64 runner).
 has_neon=0
 if [ -n "$target" ] || [ "$(uname -m)" = aarch64 ]; then has_neon=1; fi

@@ -194,6 +194,7 @@ fn mldsa_backend_setting_selects_or_errors() {
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vbmi")
     );
 }
 

@@ -9,7 +9,7 @@ pub enum BackendKind {
     Portable,
     /// x86_64 AVX2.
     Avx2,
-    /// x86_64 AVX-512 (F, VL, BW, DQ), with AVX2 for the kernels it does not accelerate.
+    /// x86_64 AVX-512 (F, VL, BW, DQ, VBMI), with AVX2 for the kernels it does not accelerate.
     Avx512,
     /// aarch64 Neon.
     Neon,

@@ -4,7 +4,9 @@
 //!
 //! Required subsets, in one place ([`REQUIRED`]): AVX-512 F (the 512-bit registers,
 //! `vpternlogq`, `vprolq`), VL (the same instructions on 256-bit registers), BW and DQ (the
-//! 8/16-bit and 64-bit forms the arithmetic kernels use), and AVX2 with POPCNT, because the
+//! 8/16-bit and 64-bit forms the arithmetic kernels use), VBMI (the byte permute `vpermb`
+//! that packing places bytes with; every AVX-512 CPU since Ice Lake and Zen 4 has it, the
+//! Skylake-SP generation does not and uses the AVX2 backend), and AVX2 with POPCNT, because the
 //! token holds an [`Avx2`] token: a kernel this backend does not accelerate is the AVX2 one,
 //! so everything the AVX2 backend guarantees (its NTT order included) holds here too.
 //!
@@ -24,10 +26,11 @@
 //! - The rounding kernels and the norm check (`round`): Power2Round, Decompose, MakeHint,
 //!   UseHint, with lane selections in mask registers.
 //!
-//! - Unpacking (`pack`) of t1, t0, s1/s2 and z: sixteen fields a step, from one masked byte
-//!   load (no padded copy for the last steps), `vpermd` and `vpshufb`.
+//! - Packing and unpacking (`pack`) of t1, t0, s1/s2, z (and packing of w1): sixteen fields a
+//!   step, each step's bytes with one masked store or load (no padded copy for the last
+//!   steps); `vpermb` places the packed bytes, `vpermd` and `vpshufb` fetch the unpacked.
 //!
-//! Every other kernel (packing and the NTT-order permutations) is forwarded to the AVX2
+//! Every other kernel (the hint encoding and the NTT-order permutations) is forwarded to the AVX2
 //! backend until a measured AVX-512 version beats it.
 //!
 //! The kernels load and store polynomials with aligned 64-byte instructions: `Poly` is
@@ -44,14 +47,14 @@ mod util;
 
 use super::{Avx2, Backend, BackendKind};
 use crate::error::HintError;
-use crate::params::{Eta, Gamma1, Gamma2};
+use crate::params::{D, Eta, Gamma1, Gamma2};
 use crate::poly::Poly;
 
 /// The CPU features this backend needs, as `is_x86_feature_detected!` and
 /// `#[target_feature]` name them (beside AVX2 and POPCNT, which [`Avx2::detect`] checks).
-pub const REQUIRED: [&str; 4] = ["avx512f", "avx512vl", "avx512bw", "avx512dq"];
+pub const REQUIRED: [&str; 5] = ["avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512vbmi"];
 
-/// Proof that this CPU has AVX-512 F, VL, BW and DQ, and AVX2. Zero-sized; only
+/// Proof that this CPU has AVX-512 F, VL, BW, DQ and VBMI, and AVX2. Zero-sized; only
 /// [`Avx512::detect`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx512 {
@@ -67,13 +70,15 @@ impl Avx512 {
         let has = std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512dq");
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vbmi");
         #[cfg(not(feature = "std"))]
         let has = cfg!(all(
             target_feature = "avx512f",
             target_feature = "avx512vl",
             target_feature = "avx512bw",
-            target_feature = "avx512dq"
+            target_feature = "avx512dq",
+            target_feature = "avx512vbmi"
         ));
         has.then_some(Avx512 { avx2 })
     }
@@ -185,6 +190,21 @@ impl Backend for Avx512 {
     fn chknorm(self, a: &Poly, bound: i32) -> bool {
         avx512!(round::chknorm(a, bound))
     }
+    fn pack_t1(self, out: &mut [u8], a: &Poly) {
+        avx512!(pack::pack_fields(out, a, 10, None))
+    }
+    fn pack_t0(self, out: &mut [u8], a: &Poly) {
+        avx512!(pack::pack_fields(out, a, 13, Some(1 << (D - 1))))
+    }
+    fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly) {
+        avx512!(pack::pack_fields(out, a, eta.bits(), Some(eta.value())))
+    }
+    fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly) {
+        avx512!(pack::pack_fields(out, a, g.z_bits(), Some(g.value())))
+    }
+    fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly) {
+        avx512!(pack::pack_fields(out, a, g.w1_bits(), None))
+    }
     fn unpack_z(self, g: Gamma1, a: &mut Poly, buf: &[u8]) {
         avx512!(pack::unpack_fields(a, buf, g.z_bits(), Some(g.value())))
     }
@@ -201,11 +221,6 @@ impl Backend for Avx512 {
     forward_to_avx2! {
         fn ntt_order_from_canonical(self, a: &mut Poly);
         fn ntt_order_to_canonical(self, a: &mut Poly);
-        fn pack_t1(self, out: &mut [u8], a: &Poly);
-        fn pack_t0(self, out: &mut [u8], a: &Poly);
-        fn pack_eta(self, eta: Eta, out: &mut [u8], a: &Poly);
-        fn pack_z(self, g: Gamma1, out: &mut [u8], a: &Poly);
-        fn pack_w1(self, g: Gamma2, out: &mut [u8], a: &Poly);
         fn pack_hint(self, out: &mut [u8], h: &[Poly], omega: usize);
         fn unpack_hint(self, h: &mut [Poly], buf: &[u8], omega: usize) -> Result<(), HintError>;
     }
