@@ -100,6 +100,7 @@ cli() {
     check_help python3 scripts/bench-table.py
     check_help python3 scripts/neon-mca.py
     check_help python3 scripts/ct-trace.py
+    check_help python3 scripts/vector-spills.py
     check_missing_value python3 scripts/ct-trace.py --min-steps
     for o in --states --opt-level --target-dir; do
         check_missing_value bash scripts/ct-trace.sh "$o"
