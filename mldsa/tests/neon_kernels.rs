@@ -43,13 +43,22 @@ fn keccak_four_way_both_paths() {
         let mut plain = *s;
         neon.keccak_f1600_x4_plain(&mut plain);
         assert_eq!(want, plain, "plain Neon path");
+        let mut plain_public = *s;
+        neon.keccak_f1600_x4_plain_public(&mut plain_public);
+        assert_eq!(want, plain_public, "plain Neon path, public states");
         let mut forced = *s;
         neon.plain().keccak_f1600_x4(&mut forced);
         assert_eq!(want, forced, "NeonPlain backend");
+        let mut forced_public = *s;
+        neon.plain().keccak_f1600_x4_public(&mut forced_public);
+        assert_eq!(want, forced_public, "NeonPlain backend, public states");
         if let Some(t) = sha3 {
             let mut fast = *s;
             t.keccak_f1600_x4(&mut fast);
             assert_eq!(want, fast, "SHA3 path");
+            let mut fast_public = *s;
+            t.keccak_f1600_x4_public(&mut fast_public);
+            assert_eq!(want, fast_public, "SHA3 path, public states");
         }
         // The backend's own choice.
         let mut got = *s;

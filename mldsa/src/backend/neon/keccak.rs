@@ -168,6 +168,20 @@ pub(super) fn keccak_x4_sha3(s: &mut [u64; 100]) {
     crate::backend::frame::wipe_below::<KECCAK2_FRAME_WIPE>();
 }
 
+/// [`keccak_x4_neon`] of states that hold no secret (ExpandA, H(pk), Verify): no wipe.
+#[target_feature(enable = "neon")]
+pub(super) fn keccak_x4_neon_public(s: &mut [u64; 100]) {
+    keccak2_neon(s, 0);
+    keccak2_neon(s, 1);
+}
+
+/// [`keccak_x4_sha3`] of states that hold no secret: no wipe.
+#[target_feature(enable = "neon,sha3")]
+pub(super) fn keccak_x4_sha3_public(s: &mut [u64; 100]) {
+    keccak2_sha3(s, 0);
+    keccak2_sha3(s, 1);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

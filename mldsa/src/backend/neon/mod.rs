@@ -78,6 +78,11 @@ impl Neon {
     pub fn keccak_f1600_x4_plain(self, states: &mut [u64; 100]) {
         neon!(keccak::keccak_x4_neon(states))
     }
+
+    /// [`Neon::keccak_f1600_x4_plain`] of states that hold no secret: no frame wipe.
+    pub fn keccak_f1600_x4_plain_public(self, states: &mut [u64; 100]) {
+        neon!(keccak::keccak_x4_neon_public(states))
+    }
 }
 
 /// Proof that this CPU has Neon and the Armv8.2 SHA3 instructions (`eor3`, `rax1`, `xar`,
@@ -92,6 +97,12 @@ impl NeonSha3 {
     pub fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         // SAFETY: `self` is a `NeonSha3` token, which exists only if the CPU has Neon and SHA3.
         unsafe { keccak::keccak_x4_sha3(states) }
+    }
+
+    /// [`NeonSha3::keccak_f1600_x4`] of states that hold no secret: no frame wipe.
+    pub fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        // SAFETY: as above.
+        unsafe { keccak::keccak_x4_sha3_public(states) }
     }
 }
 
@@ -125,6 +136,20 @@ impl<const SHA3: bool> Backend for NeonToken<SHA3> {
             Some(sha3) => sha3.keccak_f1600_x4(states),
             None => neon.keccak_f1600_x4_plain(states),
         }
+    }
+    /// The same permutations as [`Backend::keccak_f1600_x4`] without the frame wipe, for
+    /// states that hold no secret (the trait's default would wipe).
+    fn keccak_f1600_x4_public(self, states: &mut [u64; 100]) {
+        let neon: Neon = NeonToken { _private: () };
+        match neon.sha3().filter(|_| SHA3) {
+            Some(sha3) => sha3.keccak_f1600_x4_public(states),
+            None => neon.keccak_f1600_x4_plain_public(states),
+        }
+    }
+    /// Two public 4-way calls (the default would take the wiping pair).
+    fn keccak_f1600_x4x2_public(self, s0: &mut [u64; 100], s1: &mut [u64; 100]) {
+        self.keccak_f1600_x4_public(s0);
+        self.keccak_f1600_x4_public(s1);
     }
     fn rej_uniform(self, out: &mut [i32], buf: &[u8]) -> usize {
         neon!(sample::rej_uniform(out, buf))
