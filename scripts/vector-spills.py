@@ -29,20 +29,20 @@ FUNC = re.compile(r"^[0-9a-f]+ <(.*)>:$")
 INSN = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
 VEC = re.compile(r"\b([yz])mm\d+\b")
 STACK_MEM = re.compile(r"\[(rsp|rbp)[^\]]*\]")
-ALIGN = re.compile(r"^and\s+rsp,\s*(0x)?(-?[0-9a-fx]+)$")
+ALIGN = re.compile(r"^and\s+rsp,\s*(\S+)$")
 
 
 def align_of(operand: str) -> int:
     """The alignment an `and rsp, imm` gives (objdump prints the immediate sign-extended)."""
-    value = int(operand, 16) if operand.startswith("0x") else int(operand, 0)
+    value = int(operand, 0)
     if value >= 1 << 63:
         value -= 1 << 64
     return -value if value < 0 else 0
 
 
 def scan(lines):
-    """Yields (function, instruction) for each unaligned stack access, and counts the
-    functions of this crate that touch a vector register at all."""
+    """The (function, instruction) pairs of unaligned stack accesses, and how many functions
+    of this crate touch a vector register at all."""
     findings = []
     vector_functions = 0
     name, body = None, []
@@ -58,7 +58,7 @@ def scan(lines):
         for insn in body:
             m = ALIGN.match(insn)
             if m:
-                aligned = max(aligned, align_of((m.group(1) or "") + m.group(2)))
+                aligned = max(aligned, align_of(m.group(1)))
         for insn in body:
             if not STACK_MEM.search(insn):
                 continue
