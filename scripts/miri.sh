@@ -14,7 +14,7 @@
 #   portable  the lib's unit tests below, built for the plain x86_64 (or host) target: Miri
 #             has no CPUID, so run-time detection finds no SIMD backend and every kernel is
 #             the portable one
-#   avx2      (x86_64) built with -C target-feature=+avx2,+popcnt, so the AVX2 backend is
+#   avx2      (x86_64) built with -C target-feature=+avx2,+popcnt,+bmi1,+bmi2, so the AVX2 backend is
 #             known at compile time: the lib's AVX2 tests and the kernel tests of
 #             mldsa/tests/simd_kernels.rs (edge inputs and 3 random ones under Miri), with
 #             MLDSA_REQUIRE_BACKENDS=avx2 so a build without it fails rather than pass empty
@@ -109,7 +109,7 @@ if [ "$all" = 1 ]; then
 fi
 if [ "$list" = 1 ]; then
     echo "portable (lib):"; printf '  %s\n' "${portable_lib[@]}"
-    echo "avx2 (lib, -C target-feature=+avx2,+popcnt):"; printf '  %s\n' "${avx2_lib[@]}"
+    echo "avx2 (lib, -C target-feature=+avx2,+popcnt,+bmi1,+bmi2):"; printf '  %s\n' "${avx2_lib[@]}"
     echo "avx2 (tests/simd_kernels.rs):"; printf '  %s\n' "${avx2_kernels[@]}"
     if [ "$all" = 0 ]; then
         echo "only with --all:"
@@ -151,7 +151,7 @@ for s in "${sets[@]}"; do
                 "${miri[@]}" --target-dir target/miri --lib -- --exact "${portable_lib[@]}"
             ;;
         avx2)
-            flags="${RUSTFLAGS:-} -C target-feature=+avx2,+popcnt"
+            flags="${RUSTFLAGS:-} -C target-feature=+avx2,+popcnt,+bmi1,+bmi2"
             run "avx2 lib" env RUSTFLAGS="$flags" MIRIFLAGS="${MIRIFLAGS:-}" \
                 "${miri[@]}" --target-dir target/miri-avx2 --lib -- --exact "${avx2_lib[@]}"
             run "avx2 kernels" env RUSTFLAGS="$flags" MLDSA_REQUIRE_BACKENDS=avx2 \

@@ -130,9 +130,13 @@ if [ -n "$target" ]; then
 fi
 
 # Which backends the run's CPU has: a site in another backend's folder is skipped, named.
+# AVX2: its features (mldsa/src/backend/avx2/mod.rs, REQUIRED).
 has_avx2=0
-if [ -z "$target" ] && grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then has_avx2=1; fi
-# AVX-512: its subsets (mldsa/src/backend/avx512/mod.rs, REQUIRED) and AVX2.
+if [ -z "$target" ]; then
+    has_avx2=1
+    for f in avx2 popcnt bmi1 bmi2; do grep -qw "$f" /proc/cpuinfo || has_avx2=0; done
+fi
+# AVX-512: its subsets (mldsa/src/backend/avx512/mod.rs, REQUIRED) and AVX2's features.
 has_avx512=$has_avx2
 for f in avx512f avx512vl avx512bw avx512dq avx512vbmi; do grep -qw "$f" /proc/cpuinfo || has_avx512=0; done
 # Neon: under QEMU (--target), or natively on an aarch64 machine (the nightly's arm64 runner).

@@ -51,6 +51,7 @@ pub fn cpu_features() -> Vec<String> {
     #[cfg(target_arch = "x86_64")]
     let detected = [
         ("avx2", std::is_x86_feature_detected!("avx2")),
+        ("bmi1", std::is_x86_feature_detected!("bmi1")),
         ("bmi2", std::is_x86_feature_detected!("bmi2")),
         ("popcnt", std::is_x86_feature_detected!("popcnt")),
         ("avx512f", std::is_x86_feature_detected!("avx512f")),

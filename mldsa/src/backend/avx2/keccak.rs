@@ -1,6 +1,6 @@
 //! Keccak-f[1600] on four interleaved states (lane `i` of instance `j` at `4 i + j`), and a
-//! pair of such permutations run round by round in turn. The one-way permutation is the
-//! portable one.
+//! pair of such permutations run round by round in turn. The one-way permutation is in
+//! `keccak_one`.
 #![allow(unsafe_code)]
 
 use crate::backend::field::{KECCAK_RHO as RHO, keccak_rc_in_frame};
@@ -100,9 +100,9 @@ macro_rules! round {
 // (x + 1) mod 5, (x + 2) mod 5 and (x + 4) mod 5 from tables, not computed: a loop that
 // opt-level z does not unroll would keep `% 5` as a divide instruction (of the public column
 // index; scripts/ct-divides.sh).
-const NEXT: [usize; 5] = [1, 2, 3, 4, 0];
-const NEXT2: [usize; 5] = [2, 3, 4, 0, 1];
-const PREV: [usize; 5] = [4, 0, 1, 2, 3];
+pub(super) const NEXT: [usize; 5] = [1, 2, 3, 4, 0];
+pub(super) const NEXT2: [usize; 5] = [2, 3, 4, 0, 1];
+pub(super) const PREV: [usize; 5] = [4, 0, 1, 2, 3];
 
 /// The 24 rounds on four interleaved states, in a frame of its own (never inlined) that the
 /// caller then wipes. Rounds alternate between the caller's states and a scratch copy, each

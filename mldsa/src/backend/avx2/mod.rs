@@ -14,9 +14,9 @@
 //!
 //! Keccak: the 4-way permutation, and a pair of them run round by round in turn
 //! (`keccak_f1600_x4x2`, which the samplers use for eight polynomials at a time); the
-//! one-way permutation is the portable one.
+//! one-way permutation runs in general-purpose registers with BMI1 and BMI2 (`keccak_one`).
 //!
-//! Kernels not written here (hint packing, one-way Keccak) are the portable ones. `rej_eta`
+//! Kernels not written here (hint packing) are the portable ones. `rej_eta`
 //! uses no secret-indexed table (it samples s1 and s2): its compaction is computed;
 //! `rej_uniform`'s compaction table is indexed by which candidates of the public matrix A
 //! were accepted.
@@ -29,6 +29,7 @@
 
 mod arith;
 mod keccak;
+mod keccak_one;
 pub(in crate::backend) mod ntt;
 mod pack;
 mod sample;
@@ -38,21 +39,36 @@ use super::{Backend, BackendKind};
 use crate::params::{D, Eta, Gamma1, Gamma2};
 use crate::poly::Poly;
 
-/// Proof that this CPU has AVX2. Zero-sized; only [`Avx2::detect`] makes one.
+/// The CPU features this backend requires (`/proc/cpuinfo` spells them `avx2`, `popcnt`,
+/// `bmi1`, `bmi2`): AVX2 for the vector kernels, POPCNT (the rejection samplers count
+/// accepted candidates with it), BMI1 and BMI2 (the one-way Keccak's `andn` and `rorx`).
+/// Every CPU with AVX2 so far has the other three.
+pub const REQUIRED: [&str; 4] = ["avx2", "popcnt", "bmi1", "bmi2"];
+
+/// Proof that this CPU has every feature in [`REQUIRED`]. Zero-sized; only
+/// [`Avx2::detect`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx2 {
     _private: (),
 }
 
 impl Avx2 {
-    /// The token, if the CPU supports AVX2 and POPCNT (which every AVX2 CPU has; the
-    /// rejection samplers count accepted candidates with it), detected at run time with
-    /// `std`, or known at compile time when built with `-C target-feature=+avx2,+popcnt`.
+    /// The token, if the CPU supports every feature in [`REQUIRED`], detected at run time
+    /// with `std`, or known at compile time when built with
+    /// `-C target-feature=+avx2,+popcnt,+bmi1,+bmi2`.
     pub fn detect() -> Option<Avx2> {
         #[cfg(feature = "std")]
-        let has = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
+        let has = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2");
         #[cfg(not(feature = "std"))]
-        let has = cfg!(all(target_feature = "avx2", target_feature = "popcnt"));
+        let has = cfg!(all(
+            target_feature = "avx2",
+            target_feature = "popcnt",
+            target_feature = "bmi1",
+            target_feature = "bmi2"
+        ));
         has.then_some(Avx2 { _private: () })
     }
 }
@@ -82,6 +98,12 @@ impl Backend for Avx2 {
         unsafe { with_avx2(f) }
     }
 
+    fn keccak_f1600(self, state: &mut [u64; 25]) {
+        avx2!(keccak_one::keccak_one(state))
+    }
+    fn keccak_f1600_public(self, state: &mut [u64; 25]) {
+        avx2!(keccak_one::keccak_one_public(state))
+    }
     fn keccak_f1600_x4(self, states: &mut [u64; 100]) {
         avx2!(keccak::keccak_x4(states))
     }

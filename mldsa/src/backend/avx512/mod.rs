@@ -51,10 +51,12 @@ use crate::params::{D, Eta, Gamma1, Gamma2};
 use crate::poly::Poly;
 
 /// The CPU features this backend needs, as `is_x86_feature_detected!` and
-/// `#[target_feature]` name them (beside AVX2 and POPCNT, which [`Avx2::detect`] checks).
+/// `#[target_feature]` name them (beside the AVX2 backend's, which [`Avx2::detect`] checks:
+/// [`super::avx2::REQUIRED`]).
 pub const REQUIRED: [&str; 5] = ["avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512vbmi"];
 
-/// Proof that this CPU has AVX-512 F, VL, BW, DQ and VBMI, and AVX2. Zero-sized; only
+/// Proof that this CPU has AVX-512 F, VL, BW, DQ and VBMI, and what the AVX2 backend needs.
+/// Zero-sized; only
 /// [`Avx512::detect`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx512 {
