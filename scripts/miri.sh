@@ -69,7 +69,7 @@ avx2_kernels=(
     bounded_rejection_sampling
     elementwise_kernels
     keccak_four_way
-    ntt_and_inverse_are_bit_identical
+    ntt_is_bit_identical_and_inverse_agrees
     ntt_order_conversion_round_trips
     rejection_sampling
     rounding_kernels

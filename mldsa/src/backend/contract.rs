@@ -103,12 +103,17 @@ pub const NTT: Contract = c1(
 );
 
 /// `invntt_tomont`: |a| < q in (so the 8 unreduced doublings stay below 2^31 - 1); out
-/// |a| <= q/2 + 2^20. The output is 2^32 * INTT(a) mod q, in normal order.
+/// |a| <= (128 (q-1)^2 + 2^31 q) / 2^32 = 6,283,266, about 3q/4. The output is
+/// 2^32 * INTT(a) mod q, in normal order.
 ///
-/// The output bound is tighter than q on purpose: KeyGen adds s2 (|s2| <= 4) to it and then
-/// calls `caddq`, whose input must stay below q. (For the portable backend the last
-/// Montgomery multiplication by 2^64/256 gives |a| <= (256 (q-1) 41978 + 2^31 q) / 2^32,
-/// about 0.503 q.)
+/// The output bound is below q - 4 on purpose: KeyGen adds s2 (|s2| <= 4) to it and then
+/// calls `caddq`, whose input must stay below q; Sign and Verify call `caddq`, `add`, `sub`
+/// and `reduce` on it, whose inputs allow |a| < q or more. It is the bound of a Montgomery
+/// product of a difference of at most 256 (q-1) (seven layers of sums, then the last
+/// layer's difference) with a centred constant (|c| <= (q-1)/2): what a backend that folds
+/// the final factor into the last layer's twiddle computes (AVX2, AVX-512). Where the factor
+/// is a separate product by 2^64/256 = 41978 (portable, Neon), |a| <= (256 (q-1) 41978 +
+/// 2^31 q) / 2^32, about 0.503 q.
 pub const INVNTT_TOMONT: Contract = c1(
     "invntt_tomont",
     Bounds::centered(Q - 1),
@@ -116,12 +121,11 @@ pub const INVNTT_TOMONT: Contract = c1(
     Compare::ModQ,
 );
 
-/// Output bound of `invntt_tomont`.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time constant: (q - 1) / 2"
-)]
-pub const INVNTT_OUT: Bounds = Bounds::centered((Q - 1) / 2 + (1 << 20));
+/// Output bound of `invntt_tomont` (see [`INVNTT_TOMONT`]).
+pub const INVNTT_OUT: Bounds = Bounds::centered(
+    ((128 * (Q as i64 - 1) * (Q as i64 - 1) + (1i64 << 31) * Q as i64) >> 32) as i32,
+);
+const _: () = assert!(INVNTT_OUT.hi == 6_283_266 && INVNTT_OUT.hi + 4 < Q);
 
 /// `pointwise_montgomery`: both inputs |x| < 9q (NTT outputs); |c| < q out.
 pub const POINTWISE: Contract = Contract {

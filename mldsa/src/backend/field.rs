@@ -42,7 +42,7 @@ pub const fn pow_mod(base: i64, mut e: u32) -> i64 {
     clippy::integer_division_remainder_used,
     reason = "run at compile time only (the zetas): constants mod the constant q"
 )]
-const fn centered(x: i64) -> i32 {
+pub(crate) const fn centered(x: i64) -> i32 {
     let q = Q as i64;
     let r = ((x % q) + q) % q;
     (if r > q / 2 { r - q } else { r }) as i32

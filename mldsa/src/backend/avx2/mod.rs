@@ -8,9 +8,10 @@
 //! result stays transposed (the inverse NTT starts from it). So position 64g + 8r + c holds
 //! canonical coefficient 64g + 8c + r; `ntt_order_from_canonical` / `_to_canonical` apply that
 //! transpose (ExpandA's samples get it; tests compare in canonical order). Up to that order
-//! the NTT and its inverse are bit-identical to the portable ones (same Montgomery arithmetic
-//! in the same order); so is every other kernel except the L-fold product, which sums 64-bit
-//! products and reduces once (its contract compares mod q).
+//! the NTT is bit-identical to the portable one (same Montgomery arithmetic in the same
+//! order); so is every other kernel except the L-fold product, which sums 64-bit products and
+//! reduces once, and the inverse NTT, which folds the final factor into its last layer's
+//! twiddle (both contracts compare mod q).
 //!
 //! Keccak: the 4-way permutation, and a pair of them run round by round in turn
 //! (`keccak_f1600_x4x2`, which the samplers use for eight polynomials at a time); the

@@ -254,8 +254,11 @@ pub(super) fn ntt(p: &mut Poly) {
 /// The inverse NTT (with the factor 2^64 / 256), the forward passes mirrored: per group the
 /// in-vector layers len 1, 2, 4 (the input is in this backend's order, already transposed),
 /// a transpose, then len 8 and 16; then layers len 32, 64, 128 on the vectors j, j + 4, ...,
-/// j + 28 and the final scaling. The portable code takes twiddles from m = 255 down, block
-/// by block left to right; so does this.
+/// j + 28. The portable code takes twiddles from m = 255 down, block by block left to right;
+/// so does this. The final scaling is folded into the last layer: its sums are multiplied
+/// by the factor, its differences by [`LAST_FOLDED`] (the twiddle times the factor) in one
+/// product where the portable code takes two, so those outputs agree with the portable
+/// ones mod q (the contract compares mod q) and lie within 3q/4 (`contract::INVNTT_OUT`).
 #[target_feature(enable = "avx2")]
 pub(super) fn invntt_tomont(p: &mut Poly) {
     // Aligned spills (`frame::align_frame!`): an unaligned `ymm` spill straddles a page at
@@ -283,8 +286,8 @@ pub(super) fn invntt_tomont(p: &mut Poly) {
     }
     // len 32: m = 7, 6, 5, 4 for the four blocks; len 64: 3, 2; len 128: 1.
     let z32 = [tw(-ZETAS[7]), tw(-ZETAS[6]), tw(-ZETAS[5]), tw(-ZETAS[4])];
-    let (z3, z2, z1) = (tw(-ZETAS[3]), tw(-ZETAS[2]), tw(-ZETAS[1]));
-    let f = tw(INVNTT_F);
+    let (z3, z2) = (tw(-ZETAS[3]), tw(-ZETAS[2]));
+    let (f, z1f) = (tw(INVNTT_F), tw(LAST_FOLDED));
     for j in 0..4 {
         let mut v = load8(p, j, 4);
         gs!(v, z32[0]; 0 1);
@@ -293,24 +296,36 @@ pub(super) fn invntt_tomont(p: &mut Poly) {
         gs!(v, z32[3]; 6 7);
         gs!(v, z3; 0 2, 1 3);
         gs!(v, z2; 4 6, 5 7);
-        gs!(v, z1; 0 4, 1 5, 2 6, 3 7);
-        let [a0, a1, a2, a3, a4, a5, a6, a7] = v;
-        let scaled = [
-            mulz(a0, f),
-            mulz(a1, f),
-            mulz(a2, f),
-            mulz(a3, f),
-            mulz(a4, f),
-            mulz(a5, f),
-            mulz(a6, f),
-            mulz(a7, f),
+        // len 128 with the scaling: (a, b) -> ((a + b) f, (a - b) (-zeta_1 f)).
+        let [a0, a1, a2, a3, b0, b1, b2, b3] = v;
+        let out = [
+            mulz(_mm256_add_epi32(a0, b0), f),
+            mulz(_mm256_add_epi32(a1, b1), f),
+            mulz(_mm256_add_epi32(a2, b2), f),
+            mulz(_mm256_add_epi32(a3, b3), f),
+            mulz(_mm256_sub_epi32(a0, b0), z1f),
+            mulz(_mm256_sub_epi32(a1, b1), z1f),
+            mulz(_mm256_sub_epi32(a2, b2), z1f),
+            mulz(_mm256_sub_epi32(a3, b3), z1f),
         ];
-        store8(p, j, 4, &scaled);
+        store8(p, j, 4, &out);
     }
 }
 
 /// 2^64 / 256 mod q, the portable inverse NTT's final factor.
 pub(in crate::backend) const INVNTT_F: i32 = field::INVNTT_F as i32;
+
+/// The last layer's twiddle -zeta_1 and the final factor in one Montgomery factor:
+/// -zeta_1 * (2^64 / 256) * 2^-32 mod q, centred (|.| <= (q - 1) / 2, so a difference of
+/// at most 256 q times it stays within `mulz`'s 2^31 q).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time constant mod the constant q"
+)]
+pub(in crate::backend) const LAST_FOLDED: i32 = field::centered(
+    (-(ZETAS[1] as i64)) * field::INVNTT_F % (Q as i64)
+        * field::pow_mod(field::MONT, (Q - 2) as u32),
+);
 
 #[cfg(test)]
 mod tests {

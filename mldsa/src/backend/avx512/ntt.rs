@@ -17,7 +17,7 @@
 #![allow(unsafe_code)]
 
 use super::util::odd;
-use crate::backend::avx2::ntt::{INVNTT_F, LANE_ZETAS, LANE_ZETAS_QINV};
+use crate::backend::avx2::ntt::{INVNTT_F, LANE_ZETAS, LANE_ZETAS_QINV, LAST_FOLDED};
 use crate::backend::field::{Q, QINV, ZETAS};
 use crate::poly::Poly;
 use core::arch::x86_64::*;
@@ -243,7 +243,8 @@ pub(super) fn ntt(p: &mut Poly) {
 }
 
 /// The inverse NTT (with the factor 2^64 / 256): the AVX2 one's passes, two of its
-/// iterations at a time.
+/// iterations at a time, with the final factor folded into the last layer as there (the
+/// contract compares mod q; outputs within 3q/4).
 #[target_feature(enable = "avx512f")]
 pub(super) fn invntt_tomont(p: &mut Poly) {
     let (l, lq) = (&LANE_ZETAS, &LANE_ZETAS_QINV);
@@ -267,8 +268,8 @@ pub(super) fn invntt_tomont(p: &mut Poly) {
         store_groups(p, g, &v);
     }
     let z32 = [tw(-ZETAS[7]), tw(-ZETAS[6]), tw(-ZETAS[5]), tw(-ZETAS[4])];
-    let (z3, z2, z1) = (tw(-ZETAS[3]), tw(-ZETAS[2]), tw(-ZETAS[1]));
-    let f = tw(INVNTT_F);
+    let (z3, z2) = (tw(-ZETAS[3]), tw(-ZETAS[2]));
+    let (f, z1f) = (tw(INVNTT_F), tw(LAST_FOLDED));
     for j in [0, 2] {
         let mut v = load_strided(p, j);
         gs!(v, z32[0]; 0 1);
@@ -277,8 +278,18 @@ pub(super) fn invntt_tomont(p: &mut Poly) {
         gs!(v, z32[3]; 6 7);
         gs!(v, z3; 0 2, 1 3);
         gs!(v, z2; 4 6, 5 7);
-        gs!(v, z1; 0 4, 1 5, 2 6, 3 7);
-        let scaled: [__m512i; 8] = core::array::from_fn(|i| mulz(v[i], f));
-        store_strided(p, j, &scaled);
+        // len 128 with the scaling: (a, b) -> ((a + b) f, (a - b) (-zeta_1 f)).
+        let [a0, a1, a2, a3, b0, b1, b2, b3] = v;
+        let out = [
+            mulz(_mm512_add_epi32(a0, b0), f),
+            mulz(_mm512_add_epi32(a1, b1), f),
+            mulz(_mm512_add_epi32(a2, b2), f),
+            mulz(_mm512_add_epi32(a3, b3), f),
+            mulz(_mm512_sub_epi32(a0, b0), z1f),
+            mulz(_mm512_sub_epi32(a1, b1), z1f),
+            mulz(_mm512_sub_epi32(a2, b2), z1f),
+            mulz(_mm512_sub_epi32(a3, b3), z1f),
+        ];
+        store_strided(p, j, &out);
     }
 }
