@@ -114,6 +114,12 @@ pub const NTT: Contract = c1(
 /// the final factor into the last layer's twiddle computes (AVX2, AVX-512). Where the factor
 /// is a separate product by 2^64/256 = 41978 (portable, Neon), |a| <= (256 (q-1) 41978 +
 /// 2^31 q) / 2^32, about 0.503 q.
+///
+/// Compared mod q, because two backends may return representatives q apart, and that never
+/// reaches a result: every caller either maps the output to [0, q) (`caddq`: w = A y,
+/// w' = A z - c t1 2^d, t = A s1 + s2) or uses it for a value whose true size is below q/4
+/// (c s1, c s2, c t0, each at most tau * 2^12 in size), whose only representative within
+/// 3q/4 is itself, before `add`, `sub`, `reduce` and the norm checks.
 pub const INVNTT_TOMONT: Contract = c1(
     "invntt_tomont",
     Bounds::centered(Q - 1),

@@ -1,5 +1,6 @@
-//! The forward and inverse NTT, bit-identical to the portable ones up to this backend's
-//! coefficient order (see the `avx2` module docs), and the transpose that maps between orders.
+//! The forward NTT, bit-identical to the portable one up to this backend's coefficient order
+//! (see the `avx2` module docs), the inverse, equal to the portable one mod q (its final factor
+//! is folded into the last layer), and the transpose that maps between orders.
 #![allow(unsafe_code)]
 
 use super::util::{load, odd, store};
